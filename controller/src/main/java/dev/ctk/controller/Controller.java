@@ -1,0 +1,496 @@
+package dev.ctk.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An informer-fed controller: informer events pass the predicates, the event handlers map them to
+ * keys, the keys go through a {@link WorkQueue}, and N worker threads hand each key to the
+ * {@link Reconciler}. A key is never reconciled by two workers at once. Every reconcile is recorded in
+ * a bounded log ({@link #reconcileLog()}) and counted ({@link #stats()}).
+ *
+ * <p>What a result does to the key (as in controller-runtime): {@link Result#done()} forgets its
+ * backoff; {@link Result#requeue()} and a thrown exception re-add it with the rate limiter's backoff;
+ * {@link Result#requeueAfter} forgets its backoff and re-adds it after the delay.
+ *
+ * <pre>{@code
+ * SharedIndexInformer<ConfigMap> configMaps = client.configMaps().inNamespace("default").inform();
+ * try (Controller controller = Controller.builder("cm")
+ *     .watch(configMaps, EventHandlers.enqueueObject())
+ *     .withReconciler(key -> Result.done())
+ *     .withWorkers(2)
+ *     .build()
+ *     .start()) {
+ *   // ... the controller reconciles until closed
+ * }
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class Controller implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
+  private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(1);
+
+  private final String name;
+  private final List<InformerSource<?>> sources;
+  private final Reconciler reconciler;
+  private final int workerCount;
+  private final TimeSource time;
+  private final Duration cacheSyncTimeout;
+  private final Duration shutdownTimeout;
+  private final List<ReconcileListener> listeners;
+  private final WorkQueue<ObjectKey> queue;
+  private final ReconcileLog log;
+
+  private final Object lifecycle = new Object();
+  private final List<Thread> workers = new ArrayList<>();
+  private volatile boolean started;
+  private volatile boolean running;
+  private volatile boolean closed;
+
+  private Controller(Builder builder) {
+    this.name = builder.name;
+    this.sources = List.copyOf(builder.sources);
+    this.reconciler = builder.reconciler;
+    this.workerCount = builder.workers;
+    this.time = builder.time;
+    this.cacheSyncTimeout = builder.cacheSyncTimeout;
+    this.shutdownTimeout = builder.shutdownTimeout;
+    this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
+    this.log = new ReconcileLog(builder.logLimit);
+    WorkQueue.Builder<ObjectKey> queueBuilder = WorkQueue.<ObjectKey>builder()
+        .withName(name)
+        .withTimeSource(time);
+    if (builder.rateLimiter != null) {
+      queueBuilder.withRateLimiter(builder.rateLimiter);
+    }
+    this.queue = queueBuilder.build();
+  }
+
+  /**
+   * A builder for a controller with this name. The name appears in messages, in the work queue's name
+   * and in worker thread names ({@code ctk-<name>-worker-<i>}).
+   *
+   * @param name the controller's name, not blank
+   * @return the builder
+   */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /**
+   * The controller's name.
+   *
+   * @return the name
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Registers the event handlers with the informers, starts every informer that is not running (the
+   * controller then owns it and stops it on {@link #close()}), waits (real time, at most the cache sync
+   * timeout) until every informer has synced, then starts the worker threads
+   * {@code ctk-<name>-worker-1..N}. Events that arrive before the workers start are queued.
+   *
+   * @return this controller
+   * @throws CacheSyncTimeoutException if the caches did not sync in time, or an informer failed to
+   *     start; the controller is then closed
+   * @throws IllegalStateException if called twice, or after {@link #close()}
+   * @throws CtkException if an informer cannot be started (e.g. it was stopped), or the controller
+   *     was closed or the thread interrupted while waiting for the caches
+   */
+  public Controller start() {
+    CacheSync sync;
+    synchronized (lifecycle) {
+      if (started || closed) {
+        throw new IllegalStateException("Controller \"" + name + "\" was already "
+            + (closed && !started ? "closed" : "started") + "; a controller starts once. Build a "
+            + "new one with Controller.builder(\"" + name + "\") to run it again.");
+      }
+      started = true;
+      for (InformerSource<?> source : sources) {
+        source.register(queue, name);
+      }
+      for (InformerSource<?> source : sources) {
+        try {
+          source.startIfNotRunning();
+        } catch (RuntimeException e) {
+          closeQuietly();
+          throw new CtkException("Controller \"" + name + "\" could not start its " + source.kind()
+              + " informer: " + e.getMessage() + ". Fix: pass an informer that is running or was "
+              + "never started (a stopped informer cannot be restarted).", e);
+        }
+      }
+      sync = new CacheSync(name, sources, cacheSyncTimeout);
+    }
+    boolean synced;
+    try {
+      synced = sync.await(() -> closed);
+    } catch (CacheSyncTimeoutException e) {
+      closeQuietly();
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeQuietly();
+      throw new CtkException("Controller \"" + name + "\" could not start: interrupted while "
+          + "waiting for informer caches to sync. The controller was closed.", e);
+    }
+    synchronized (lifecycle) {
+      if (!synced || closed) {
+        throw new CtkException("Controller \"" + name + "\" could not start: it was closed while "
+            + "waiting for informer caches to sync.");
+      }
+      for (int i = 1; i <= workerCount; i++) {
+        Thread worker = new Thread(
+            new ReconcileWorker(name, queue, reconciler, time, log, listeners),
+            "ctk-" + name + "-worker-" + i);
+        worker.setDaemon(true);
+        workers.add(worker);
+      }
+      workers.forEach(Thread::start);
+      running = true;
+    }
+    LOG.debug("Controller \"{}\" started with {} workers", name, workerCount);
+    return this;
+  }
+
+  /**
+   * Whether every informer of the controller has synced.
+   *
+   * @return {@code true} when all caches synced
+   */
+  public boolean hasSynced() {
+    return sources.stream().allMatch(InformerSource::hasSynced);
+  }
+
+  /**
+   * Whether the workers run: {@link #start()} succeeded and {@link #close()} was not called.
+   *
+   * @return {@code true} while running
+   */
+  public boolean isRunning() {
+    return running && !closed;
+  }
+
+  /**
+   * The controller's work queue (named as the controller), e.g. to read its {@code stats()}.
+   *
+   * @return the queue
+   */
+  public WorkQueue<ObjectKey> workQueue() {
+    return queue;
+  }
+
+  /**
+   * The informers the controller watches, in the order of {@code watch(..)} calls.
+   *
+   * @return an immutable list
+   */
+  public List<SharedIndexInformer<?>> informers() {
+    List<SharedIndexInformer<?>> informers = new ArrayList<>(sources.size());
+    sources.forEach(source -> informers.add(source.informer()));
+    return List.copyOf(informers);
+  }
+
+  /**
+   * An immutable snapshot of the controller's counters and its queue.
+   *
+   * @return the statistics
+   */
+  public ControllerStats stats() {
+    return log.stats(name, hasSynced(), queue.stats());
+  }
+
+  /**
+   * Every reconcile still in the bounded log, oldest first.
+   *
+   * @return an immutable copy
+   */
+  public List<ReconcileRecord> reconcileLog() {
+    return log.records();
+  }
+
+  /**
+   * The records of one key still in the bounded log, oldest first.
+   *
+   * @param key the key
+   * @return an immutable list, empty if the key was never reconciled (or its records were dropped)
+   */
+  public List<ReconcileRecord> reconcileLog(ObjectKey key) {
+    Objects.requireNonNull(key, "key");
+    return log.records().stream().filter(r -> r.key().equals(key)).toList();
+  }
+
+  /**
+   * Adds a listener after the controller was built.
+   *
+   * @param listener the listener
+   */
+  public void addReconcileListener(ReconcileListener listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Stops the controller: removes the event handlers it added, shuts the work queue down (keys waiting
+   * on a delay are dropped; keys already queued are still reconciled, as in controller-runtime), waits
+   * for the keys in flight and joins the workers (at most the shutdown timeout, real time, then it
+   * interrupts them), and stops the informers it started. Idempotent. Afterwards no thread of this
+   * controller remains, unless a reconcile ignores interrupts (it is then logged).
+   */
+  @Override
+  public void close() {
+    List<Thread> toJoin;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      running = false;
+      sources.forEach(InformerSource::unregister);
+      toJoin = List.copyOf(workers);
+    }
+    TimeSource realTime = TimeSource.system();
+    long deadline = realTime.nanoTime() + SystemTimeSource.saturatedNanos(shutdownTimeout);
+    boolean drained = queue.shutDownWithDrain(shutdownTimeout);
+    boolean interrupted = false;
+    try {
+      for (Thread worker : toJoin) {
+        if (worker == Thread.currentThread()) {
+          continue;
+        }
+        long remainingMillis = Math.max(1, (deadline - realTime.nanoTime()) / 1_000_000);
+        worker.join(remainingMillis);
+        if (worker.isAlive()) {
+          worker.interrupt();
+          worker.join(INTERRUPT_GRACE.toMillis());
+        }
+        if (worker.isAlive()) {
+          LOG.warn("Controller \"{}\": worker {} did not stop within {} (its reconcile ignores "
+              + "interrupts); it is a daemon thread and is left behind", name, worker.getName(),
+              Durations.format(shutdownTimeout.plus(INTERRUPT_GRACE)));
+        }
+      }
+    } catch (InterruptedException e) {
+      interrupted = true;
+    } finally {
+      sources.forEach(InformerSource::stopIfOwned);
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (!drained) {
+      LOG.warn("Controller \"{}\": keys were still in flight after {}", name,
+          Durations.format(shutdownTimeout));
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      LOG.warn("Controller \"{}\": cleaning up after a failed start failed", name, e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Controller \"" + name + "\"";
+  }
+
+  /**
+   * Builds a {@link Controller}: at least one {@code watch(..)} and a reconciler are required.
+   *
+   * <pre>{@code
+   * Controller controller = Controller.builder("replicaset-labeller")
+   *     .watch(replicaSets, EventHandlers.enqueueObject(), EventPredicate.labelsChanged())
+   *     .watch(pods, EventHandlers.enqueueOwner("apps", "ReplicaSet", true))
+   *     .withReconciler(labeller)
+   *     .withWorkers(2)
+   *     .build();
+   * }</pre>
+   *
+   * @since 0.1.0
+   */
+  public static final class Builder {
+    private final String name;
+    private final List<InformerSource<?>> sources = new ArrayList<>();
+    private final List<ReconcileListener> listeners = new ArrayList<>();
+    private Reconciler reconciler;
+    private int workers = 1;
+    private TimeSource time = TimeSource.system();
+    private RateLimiter<ObjectKey> rateLimiter;
+    private Duration cacheSyncTimeout = Duration.ofSeconds(30);
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private int logLimit = 10_000;
+    private boolean built;
+
+    private Builder(String name) {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("A controller name must not be blank: it names the work "
+            + "queue and the worker threads. Use e.g. Controller.builder(\"nginx-service\").");
+      }
+      this.name = name;
+    }
+
+    /**
+     * Watches an informer: its events pass all {@code predicates}, then {@code handler} maps them to
+     * keys for the work queue.
+     *
+     * @param informer the informer; started by the controller unless already running
+     * @param handler maps event objects to keys
+     * @param predicates filters, all of which must let an event through
+     * @param <T> the informer's object type
+     * @return this builder
+     */
+    @SafeVarargs
+    public final <T extends HasMetadata> Builder watch(SharedIndexInformer<T> informer,
+        EventHandler<T> handler, EventPredicate<T>... predicates) {
+      Objects.requireNonNull(informer, "informer");
+      Objects.requireNonNull(handler, "handler");
+      sources.add(new InformerSource<>(informer, handler, List.of(predicates)));
+      return this;
+    }
+
+    /**
+     * The reconciler (required).
+     *
+     * @param reconciler the reconciler
+     * @return this builder
+     */
+    public Builder withReconciler(Reconciler reconciler) {
+      this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+      return this;
+    }
+
+    /**
+     * How many worker threads reconcile (default 1).
+     *
+     * @param workers at least 1 (checked by {@link #build()})
+     * @return this builder
+     */
+    public Builder withWorkers(int workers) {
+      this.workers = workers;
+      return this;
+    }
+
+    /**
+     * The time source of delays, backoff and reconcile timestamps (default
+     * {@link TimeSource#system()}).
+     *
+     * @param time the time source
+     * @return this builder
+     */
+    public Builder withTimeSource(TimeSource time) {
+      this.time = Objects.requireNonNull(time, "time");
+      return this;
+    }
+
+    /**
+     * The rate limiter of retries (default {@link RateLimiter#defaultControllerRateLimiter} on the
+     * controller's time source).
+     *
+     * @param rateLimiter the rate limiter
+     * @return this builder
+     */
+    public Builder withRateLimiter(RateLimiter<ObjectKey> rateLimiter) {
+      this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+      return this;
+    }
+
+    /**
+     * How long {@link Controller#start()} waits for the informer caches (default 30s, real time).
+     *
+     * @param timeout a positive duration
+     * @return this builder
+     */
+    public Builder withCacheSyncTimeout(Duration timeout) {
+      this.cacheSyncTimeout = positive(timeout, "withCacheSyncTimeout");
+      return this;
+    }
+
+    /**
+     * How long {@link Controller#close()} waits for keys in flight before it interrupts the workers
+     * (default 30s, real time).
+     *
+     * @param timeout a positive duration
+     * @return this builder
+     */
+    public Builder withShutdownTimeout(Duration timeout) {
+      this.shutdownTimeout = positive(timeout, "withShutdownTimeout");
+      return this;
+    }
+
+    /**
+     * How many records the reconcile log keeps (default 10,000); older ones are dropped and counted
+     * in {@link ControllerStats#droppedLogRecords()}.
+     *
+     * @param maxRecords at least 1
+     * @return this builder
+     */
+    public Builder withReconcileLogLimit(int maxRecords) {
+      if (maxRecords < 1) {
+        throw new IllegalArgumentException("withReconcileLogLimit(" + maxRecords + "): the reconcile "
+            + "log must keep at least 1 record.");
+      }
+      this.logLimit = maxRecords;
+      return this;
+    }
+
+    /**
+     * Adds a listener of reconciles.
+     *
+     * @param listener the listener
+     * @return this builder
+     */
+    public Builder addReconcileListener(ReconcileListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /**
+     * Builds the controller (not started). A builder builds once.
+     *
+     * @return the controller
+     * @throws IllegalStateException if there is no reconciler, no source, fewer than 1 worker, or the
+     *     builder already built
+     */
+    public Controller build() {
+      String problem = null;
+      if (built) {
+        throw new IllegalStateException("This Controller.Builder already built controller \"" + name
+            + "\". Use a new Controller.builder(..) for another controller.");
+      } else if (sources.isEmpty()) {
+        problem = "no informer to watch. Call watch(informer, EventHandlers.enqueueObject()) at "
+            + "least once before build().";
+      } else if (reconciler == null) {
+        problem = "no reconciler. Call withReconciler(key -> ...) before build().";
+      } else if (workers < 1) {
+        problem = "withWorkers(" + workers + "): a controller needs at least 1 worker.";
+      }
+      if (problem != null) {
+        throw new IllegalStateException("Controller \"" + name + "\" cannot be built: " + problem);
+      }
+      built = true;
+      return new Controller(this);
+    }
+
+    private static Duration positive(Duration timeout, String method) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException(method + "(" + timeout + "): the timeout must be "
+            + "positive.");
+      }
+      return timeout;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.ctk.controller;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a {@link Reconciler} returns for a key: done, requeue with the rate limiter's backoff, or
+ * requeue after a fixed delay. Immutable; compare with {@code equals}.
+ *
+ * <pre>{@code
+ * Reconciler reconciler = key -> {
+ *   if (!backendReady()) {
+ *     return Result.requeueAfter(Duration.ofSeconds(30));  // poll again later, no backoff
+ *   }
+ *   return Result.done();
+ * };
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class Result {
+
+  private static final Result DONE = new Result(false, null);
+  private static final Result REQUEUE = new Result(true, null);
+
+  private final boolean requeue;
+  private final Duration requeueAfter;
+
+  private Result(boolean requeue, Duration requeueAfter) {
+    this.requeue = requeue;
+    this.requeueAfter = requeueAfter;
+  }
+
+  /**
+   * The key is reconciled: its backoff is reset ({@code forget}) and it is not queued again until an
+   * event adds it.
+   *
+   * @return the result
+   */
+  public static Result done() {
+    return DONE;
+  }
+
+  /**
+   * Reconcile the key again after the rate limiter's delay ({@code addRateLimited}), as after a
+   * failure but without an error.
+   *
+   * @return the result
+   */
+  public static Result requeue() {
+    return REQUEUE;
+  }
+
+  /**
+   * Reconcile the key again after {@code delay} on the controller's time source; its backoff is reset
+   * ({@code forget}, then {@code addAfter}). A zero delay queues it again at once.
+   *
+   * @param delay the delay, zero or more
+   * @return the result
+   * @throws IllegalArgumentException if the delay is negative
+   */
+  public static Result requeueAfter(Duration delay) {
+    Objects.requireNonNull(delay, "delay");
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("Result.requeueAfter(" + delay + "): the delay must not be "
+          + "negative. Use Result.requeueAfter(Duration.ZERO) to requeue at once.");
+    }
+    return new Result(true, delay);
+  }
+
+  /**
+   * Whether the key is to be reconciled again ({@link #requeue()} or {@link #requeueAfter}).
+   *
+   * @return {@code true} unless this is {@link #done()}
+   */
+  public boolean isRequeue() {
+    return requeue;
+  }
+
+  /**
+   * The fixed delay of {@link #requeueAfter}.
+   *
+   * @return the delay, or empty for {@link #done()} and {@link #requeue()}
+   */
+  public Optional<Duration> requeueAfter() {
+    return Optional.ofNullable(requeueAfter);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Result that
+        && requeue == that.requeue
+        && Objects.equals(requeueAfter, that.requeueAfter);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(requeue, requeueAfter);
+  }
+
+  /**
+   * {@code "Result.done()"}, {@code "Result.requeue()"} or {@code "Result.requeueAfter(5s)"}.
+   *
+   * @return the result as it would be written in code
+   */
+  @Override
+  public String toString() {
+    if (requeueAfter != null) {
+      return "Result.requeueAfter(" + Durations.format(requeueAfter) + ")";
+    }
+    return requeue ? "Result.requeue()" : "Result.done()";
+  }
+}

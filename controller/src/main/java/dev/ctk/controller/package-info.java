@@ -1,0 +1,44 @@
+/**
+ * Work queue and reconcile loop for controllers built on fabric8 informers, with client-go and
+ * controller-runtime semantics. Production code may depend on this package: it needs only
+ * {@code kubernetes-client-api} and slf4j, never JUnit or the ctk fake.
+ *
+ * <pre>{@code
+ * try (Controller controller = Controller.builder("cm")
+ *     .watch(client.configMaps().inNamespace("default").inform(), EventHandlers.enqueueObject())
+ *     .withReconciler(key -> Result.done())
+ *     .build()
+ *     .start()) {
+ *   controller.stats().queue().depth();
+ * }
+ * }</pre>
+ *
+ * <ul>
+ *   <li>{@link dev.ctk.controller.WorkQueue}: de-duplicating, delaying, rate-limited queue.
+ *   <li>{@link dev.ctk.controller.Controller}: informers, predicates, event handlers, N workers,
+ *       a {@link dev.ctk.controller.Reconciler}; a reconcile log and statistics tests can read.
+ *   <li>{@link dev.ctk.controller.TimeSource}: every delay, backoff and timestamp comes from it, so a
+ *       virtual clock can drive them.
+ * </ul>
+ *
+ * <p><b>What it does not do (yet).</b>
+ * <ul>
+ *   <li>No leader election: two instances of a controller both reconcile.
+ *   <li>No metrics export (Prometheus, Micrometer): the statistics are in-memory snapshots only.
+ *   <li>The reconcile log is bounded (10,000 records by default); older records are dropped and only
+ *       counted. The per-key counters keep one entry per key ever reconciled, without bound.
+ *   <li>No reconcile timeout and no context cancellation: {@code close()} waits for reconciles in
+ *       flight up to its shutdown timeout, then interrupts the workers; a reconcile that ignores
+ *       interrupts keeps its (daemon) thread alive.
+ *   <li>Informers are not created here: pass fabric8 informers; this package neither sets their resync
+ *       period nor restarts one that stopped.
+ *   <li>Blocking bounds (cache sync timeout, shutdown timeout, {@code poll} and
+ *       {@code shutDownWithDrain} timeouts) are real time, even with a virtual {@code TimeSource}.
+ *   <li>No virtual {@code TimeSource} ships here yet; only {@link dev.ctk.controller.TimeSource#system()}.
+ *   <li>Events are not de-duplicated across informers beyond the work queue's key de-duplication, and
+ *       the reconciler is told only the key, never the event.
+ * </ul>
+ *
+ * @since 0.1.0
+ */
+package dev.ctk.controller;

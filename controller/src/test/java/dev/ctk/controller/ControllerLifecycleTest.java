@@ -1,0 +1,237 @@
+package dev.ctk.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Secret;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Start, stop and misuse of a controller, on scripted informers (no API server). */
+class ControllerLifecycleTest {
+
+  private final StubInformer<ConfigMap> configMaps = new StubInformer<>(ConfigMap.class);
+  private final StubInformer<Secret> secrets = new StubInformer<>(Secret.class);
+  private final List<Controller> controllers = new ArrayList<>();
+
+  @AfterEach
+  void closeControllers() {
+    controllers.forEach(Controller::close);
+  }
+
+  @Test
+  void start_fails_with_every_informer_listed_when_caches_do_not_sync_in_time() {
+    secrets.synced = true;
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .watch(secrets.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .withCacheSyncTimeout(Duration.ofMillis(200))
+        .build());
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CacheSyncTimeoutException.class)
+        .hasMessage("""
+            Controller "cm" could not start: informer caches did not sync within 200ms.
+              ConfigMap informer: not synced
+              Secret informer: synced
+            Fix: check that the API server is reachable and that the controller may list and \
+            watch these kinds, or raise withCacheSyncTimeout(..).""");
+    assertThat(controller.isRunning()).isFalse();
+    assertThat(configMaps.stops).as("the informer the controller started is stopped").isEqualTo(1);
+    assertThat(configMaps.removed).as("its event handler is removed").isEqualTo(configMaps.added);
+  }
+
+  @Test
+  void start_fails_at_once_when_an_informer_it_started_fails_to_start() {
+    configMaps.startFuture.completeExceptionally(
+        new IOException("connection refused\nsecond line of detail"));
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .withCacheSyncTimeout(Duration.ofMinutes(10))
+        .build());
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CacheSyncTimeoutException.class)
+        .hasMessage("""
+            Controller "cm" could not start: informer caches did not sync, because an informer \
+            failed to start.
+              ConfigMap informer: failed to start: IOException: connection refused ...
+            Fix: check that the API server is reachable and that the controller may list and \
+            watch these kinds, or raise withCacheSyncTimeout(..).""")
+        .hasCauseInstanceOf(IOException.class);
+  }
+
+  @Test
+  void start_starts_and_owns_only_informers_that_are_not_running() {
+    configMaps.synced = true;
+    secrets.synced = true;
+    secrets.running = true;
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .watch(secrets.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build());
+
+    controller.start();
+
+    assertThat(controller.isRunning()).isTrue();
+    assertThat(controller.hasSynced()).isTrue();
+    assertThat(configMaps.starts).isEqualTo(1);
+    assertThat(secrets.starts).isZero();
+    assertThat(controller.informers())
+        .containsExactly(configMaps.informer(), secrets.informer());
+
+    controller.close();
+
+    assertThat(configMaps.stops).as("started by the controller, so stopped by it").isEqualTo(1);
+    assertThat(secrets.stops).as("started by someone else, so left running").isZero();
+    assertThat(configMaps.added).hasSize(1);
+    assertThat(configMaps.removed).isEqualTo(configMaps.added);
+    assertThat(secrets.removed).hasSize(1).isEqualTo(secrets.added);
+    assertThat(controller.isRunning()).isFalse();
+  }
+
+  @Test
+  void a_controller_starts_once() {
+    configMaps.synced = true;
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build()
+        .start());
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Controller \"cm\" was already started; a controller starts once. Build a new "
+            + "one with Controller.builder(\"cm\") to run it again.");
+  }
+
+  @Test
+  void a_closed_controller_cannot_start() {
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build());
+    controller.close();
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Controller \"cm\" was already closed; a controller starts once. Build a new "
+            + "one with Controller.builder(\"cm\") to run it again.");
+    assertThat(configMaps.starts).isZero();
+  }
+
+  @Test
+  void close_is_idempotent() {
+    configMaps.synced = true;
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build()
+        .start());
+
+    controller.close();
+    controller.close();
+
+    assertThat(configMaps.stops).isEqualTo(1);
+    assertThat(configMaps.removed).hasSize(1);
+    assertThat(controller.workQueue().isShuttingDown()).isTrue();
+  }
+
+  @Test
+  void close_interrupts_a_reconcile_that_outlives_the_shutdown_timeout() {
+    configMaps.synced = true;
+    List<Throwable> seen = new CopyOnWriteArrayList<>();
+    Controller controller = track(Controller.builder("stuck")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> {
+          try {
+            new CountDownLatch(1).await();
+          } catch (InterruptedException e) {
+            seen.add(e);
+            throw e;
+          }
+          return Result.done();
+        })
+        .withShutdownTimeout(Duration.ofMillis(50))
+        .build()
+        .start());
+    controller.workQueue().add(ObjectKey.of("default", "stuck"));
+    await("the reconcile is in flight").atMost(Duration.ofSeconds(5))
+        .until(() -> !controller.workQueue().stats().inFlightKeys().isEmpty());
+
+    controller.close();
+
+    assertThat(seen).hasSize(1);
+    assertThat(controller.reconcileLog()).extracting(ReconcileRecord::outcome)
+        .containsExactly(ReconcileOutcome.ERROR);
+    await("no worker thread of \"stuck\" remains").atMost(Duration.ofSeconds(5))
+        .until(() -> Thread.getAllStackTraces().keySet().stream()
+            .noneMatch(t -> t.getName().startsWith("ctk-stuck-")));
+  }
+
+  @Test
+  void build_needs_an_informer() {
+    assertThatThrownBy(() -> Controller.builder("cm").withReconciler(key -> Result.done()).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Controller \"cm\" cannot be built: no informer to watch. Call watch(informer, "
+            + "EventHandlers.enqueueObject()) at least once before build().");
+  }
+
+  @Test
+  void build_needs_a_reconciler() {
+    assertThatThrownBy(() -> Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject()).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Controller \"cm\" cannot be built: no reconciler. Call withReconciler(key -> "
+            + "...) before build().");
+  }
+
+  @Test
+  void build_needs_a_worker() {
+    assertThatThrownBy(() -> Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .withWorkers(0)
+        .build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Controller \"cm\" cannot be built: withWorkers(0): a controller needs at least "
+            + "1 worker.");
+  }
+
+  @Test
+  void a_builder_builds_once() {
+    Controller.Builder builder = Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done());
+    track(builder.build());
+
+    assertThatThrownBy(builder::build)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("This Controller.Builder already built controller \"cm\". Use a new "
+            + "Controller.builder(..) for another controller.");
+  }
+
+  @Test
+  void a_controller_needs_a_name() {
+    assertThatThrownBy(() -> Controller.builder(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("A controller name must not be blank: it names the work queue and the worker "
+            + "threads. Use e.g. Controller.builder(\"nginx-service\").");
+  }
+
+  private Controller track(Controller controller) {
+    controllers.add(controller);
+    return controller;
+  }
+}
