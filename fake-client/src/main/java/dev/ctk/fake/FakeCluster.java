@@ -1,0 +1,491 @@
+package dev.ctk.fake;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.FakeApiServer;
+import dev.ctk.fake.internal.ObjectJson;
+import dev.ctk.fake.internal.seed.SeedDocument;
+import dev.ctk.fake.internal.seed.SeedSources;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.BindException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An embedded fake Kubernetes API server, with a fabric8 client bound to it.
+ *
+ * <p>It serves the Kubernetes REST API over plain HTTP on a local port: create, get, list, update, patch (JSON
+ * patch, JSON merge patch, strategic merge patch for built-in kinds), delete and deletecollection, the status
+ * subresource, label and field selectors, pagination, watches over websockets and HTTP streaming that resume from
+ * a resourceVersion, discovery, and CustomResourceDefinitions. Informers made from {@link #client()} are real
+ * fabric8 informers that list and watch over HTTP. kubectl and other clients work against {@link #kubeconfig()}.
+ *
+ * <pre>{@code
+ * try (FakeCluster cluster = FakeCluster.builder()
+ *     .withObjects(new ConfigMapBuilder().withNewMetadata().withName("web").endMetadata().build())
+ *     .build()) {
+ *   KubernetesClient client = cluster.client();
+ *   ConfigMap web = client.configMaps().inNamespace("default").withName("web").get();
+ *   cluster.events().emitDeleted(web);   // a watch event the store never saw
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. See the package documentation for what the fake does not do (yet).
+ *
+ * @since 0.1.0
+ */
+public final class FakeCluster implements AutoCloseable {
+
+  /** Name of the cluster, user and context in {@link #kubeconfig()}. */
+  public static final String CONTEXT = "ctk-fake";
+
+  private final FakeApiServer server;
+  private final ObjectJson json;
+  private final EventInjector events;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private KubernetesClient sharedClient;
+
+  private FakeCluster(FakeApiServer server, ObjectJson json) {
+    this.server = server;
+    this.json = json;
+    this.events = new EventInjector(server, json);
+  }
+
+  /**
+   * Starts describing a cluster.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Starts an empty cluster (the namespaces {@code default}, {@code kube-system}, {@code kube-public} and
+   * {@code kube-node-lease} exist) on a free port of 127.0.0.1.
+   *
+   * @return the running cluster
+   */
+  public static FakeCluster start() {
+    return builder().build();
+  }
+
+  /**
+   * The shared client bound to this cluster, created on first use and closed by {@link #close()}. Do not close it
+   * yourself; use {@link #newClient()} for a client you own.
+   *
+   * @return the shared client
+   */
+  public synchronized KubernetesClient client() {
+    requireOpen("client()");
+    if (sharedClient == null) {
+      sharedClient = newClient();
+    }
+    return sharedClient;
+  }
+
+  /**
+   * A new client bound to this cluster; the caller closes it.
+   *
+   * @return a new client
+   */
+  public KubernetesClient newClient() {
+    requireOpen("newClient()");
+    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+  }
+
+  /**
+   * A client configuration for this cluster, built from {@link Config#empty()} so that no kubeconfig file,
+   * environment variable or system property of the machine leaks in: master URL {@link #url()}, namespace
+   * {@code default}, no authentication, short timeouts and few retries suited to tests.
+   *
+   * @return a new configuration
+   */
+  public Config clientConfig() {
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url())
+        .withNamespace("default")
+        .withConnectionTimeout(5_000)
+        .withRequestTimeout(10_000)
+        .withRequestRetryBackoffLimit(0)
+        .withRequestRetryBackoffInterval(100)
+        .withWatchReconnectInterval(100)
+        .withWatchReconnectLimit(-1)
+        .withHttp2Disable(true)
+        .build();
+  }
+
+  /**
+   * The base URL, e.g. {@code http://127.0.0.1:45123}.
+   *
+   * @return the URL
+   */
+  public String url() {
+    return server.url();
+  }
+
+  /**
+   * The port the API server listens on.
+   *
+   * @return the port
+   */
+  public int port() {
+    return server.port();
+  }
+
+  /**
+   * A kubeconfig for this cluster: cluster, user and context all named {@value #CONTEXT}, namespace
+   * {@code default}, no credentials.
+   *
+   * @return kubeconfig YAML
+   */
+  public String kubeconfig() {
+    return "apiVersion: v1\n"
+        + "kind: Config\n"
+        + "clusters:\n"
+        + "- name: " + CONTEXT + "\n"
+        + "  cluster:\n"
+        + "    server: " + url() + "\n"
+        + "users:\n"
+        + "- name: " + CONTEXT + "\n"
+        + "  user: {}\n"
+        + "contexts:\n"
+        + "- name: " + CONTEXT + "\n"
+        + "  context:\n"
+        + "    cluster: " + CONTEXT + "\n"
+        + "    user: " + CONTEXT + "\n"
+        + "    namespace: default\n"
+        + "current-context: " + CONTEXT + "\n"
+        + "preferences: {}\n";
+  }
+
+  /**
+   * Writes {@link #kubeconfig()} to a file (parent directories are created).
+   *
+   * @param file where to write
+   * @return {@code file}
+   * @throws FakeClusterException when the file cannot be written
+   */
+  public Path writeKubeconfig(Path file) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(file, kubeconfig(), StandardCharsets.UTF_8);
+      return file;
+    } catch (IOException e) {
+      throw new FakeClusterException("Cannot write the kubeconfig to " + file.toAbsolutePath() + ": " + e
+          + ". Choose a writable path.", e);
+    }
+  }
+
+  /**
+   * Injects events: through the store, or synthetic ones only watches see.
+   *
+   * @return the event injector of this cluster
+   */
+  public EventInjector events() {
+    return events;
+  }
+
+  /**
+   * Creates an object at run time through the store, exactly like {@link EventInjector#add}.
+   *
+   * @param object the object (namespace {@code default} when a namespaced object has none)
+   * @param <T> its type
+   * @return the stored object (with uid, resourceVersion, creationTimestamp), as the same class
+   * @throws FakeClusterException when it exists already, its namespace or CRD is missing
+   */
+  public <T extends HasMetadata> T create(T object) {
+    return events.add(object);
+  }
+
+  /**
+   * Seeds objects from a YAML file at run time (multi-document YAML or a v1 List; CRDs in it are installed first,
+   * then Namespaces, then the rest). The whole file is validated before anything is written.
+   *
+   * @param yaml the file
+   * @return the stored objects, in the order written
+   * @throws FakeClusterException for a missing file, malformed YAML, a kind without CRD, a missing namespace, ...
+   */
+  public List<HasMetadata> load(Path yaml) {
+    requireOpen("load(..)");
+    return toObjects(server.seed(SeedSources.file(yaml)));
+  }
+
+  /**
+   * Seeds objects from a classpath resource at run time, like {@link #load(Path)}.
+   *
+   * @param resource resource name, e.g. {@code crds/network.yaml}
+   * @return the stored objects, in the order written
+   * @throws FakeClusterException for a missing resource, malformed YAML, ...
+   */
+  public List<HasMetadata> loadClasspathResource(String resource) {
+    requireOpen("loadClasspathResource(..)");
+    return toObjects(server.seed(SeedSources.classpath(resource)));
+  }
+
+  /**
+   * Installs a CustomResourceDefinition: registers every served version (discovery included) and marks it
+   * {@code NamesAccepted} and {@code Established}, as a real API server does shortly after the create. If a CRD of
+   * that name exists it is replaced.
+   *
+   * @param crd the CRD
+   * @throws FakeClusterException when the CRD is invalid (e.g. its name is not {@code <plural>.<group>})
+   */
+  public void installCrd(CustomResourceDefinition crd) {
+    requireOpen("installCrd(..)");
+    ObjectNode node = json.toJson(crd);
+    String name = node.path("metadata").path("name").asText();
+    if (server.store().exists(server.typeOf("installCrd", node), null, name)) {
+      server.update("FakeCluster.installCrd", node);
+    } else {
+      server.create("FakeCluster.installCrd", node);
+    }
+  }
+
+  /**
+   * The current global resourceVersion: that of the last committed change.
+   *
+   * @return the resourceVersion, as kube writes it (a decimal string)
+   */
+  public String resourceVersion() {
+    return Long.toString(server.store().resourceVersion());
+  }
+
+  /**
+   * Stops everything: the shared client, every open watch, the HTTP server and its threads. Idempotent. Clients
+   * from {@link #newClient()} stay the caller's to close.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    KubernetesClient client;
+    synchronized (this) {
+      client = sharedClient;
+      sharedClient = null;
+    }
+    try {
+      if (client != null) {
+        client.close();
+      }
+    } finally {
+      server.close();
+    }
+  }
+
+  /** For ctk's own tests and the launcher: the assembled server. Not part of the API. */
+  FakeApiServer server() {
+    return server;
+  }
+
+  private List<HasMetadata> toObjects(List<ObjectNode> nodes) {
+    List<HasMetadata> out = new ArrayList<>();
+    for (ObjectNode node : nodes) {
+      out.add(json.toObject(node));
+    }
+    return out;
+  }
+
+  private void requireOpen(String call) {
+    if (closed.get()) {
+      throw new IllegalStateException("FakeCluster at " + server.url() + " is closed; " + call
+          + " needs a running cluster. Build a new one with FakeCluster.builder()...build().");
+    }
+  }
+
+  /**
+   * Describes a {@link FakeCluster}; {@link #build()} starts it. Every {@code withX} adds to or replaces one
+   * setting; misuse (a negative port, a seed file that does not exist, building twice) fails at once.
+   *
+   * <pre>{@code
+   * FakeCluster cluster = FakeCluster.builder()
+   *     .withCrds(networkCrd)
+   *     .withClasspathResources("seed/networks.yaml")
+   *     .withClock(Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC))
+   *     .build();
+   * }</pre>
+   *
+   * @since 0.1.0
+   */
+  public static final class Builder {
+
+    private String host = "127.0.0.1";
+    private int port;
+    private Clock clock = Clock.systemUTC();
+    private int watchHistoryLimit = 10_000;
+    private Long randomSeed;
+    private final List<CustomResourceDefinition> crds = new ArrayList<>();
+    private final List<HasMetadata> objects = new ArrayList<>();
+    private final List<List<SeedDocument>> files = new ArrayList<>();
+    private boolean built;
+
+    Builder() {}
+
+    /**
+     * The interface to listen on (default {@code 127.0.0.1}).
+     *
+     * @param host an IP address or host name
+     * @return this builder
+     */
+    public Builder withHost(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /**
+     * The port to listen on (default 0: a free port).
+     *
+     * @param port 0..65535
+     * @return this builder
+     */
+    public Builder withPort(int port) {
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port must be between 0 (a free port) and 65535, was " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * CustomResourceDefinitions to install before any object is seeded.
+     *
+     * @param crds the CRDs
+     * @return this builder
+     */
+    public Builder withCrds(CustomResourceDefinition... crds) {
+      this.crds.addAll(List.of(crds));
+      return this;
+    }
+
+    /**
+     * Objects to seed: fabric8 typed objects, or {@code GenericKubernetesResource} for custom kinds.
+     *
+     * @param objects the objects
+     * @return this builder
+     */
+    public Builder withObjects(HasMetadata... objects) {
+      this.objects.addAll(List.of(objects));
+      return this;
+    }
+
+    /**
+     * YAML files to seed (multi-document YAML or a v1 List). Read at once: a missing or malformed file fails here.
+     *
+     * @param files the files
+     * @return this builder
+     * @throws FakeClusterException when a file does not exist or is not valid YAML
+     */
+    public Builder withYaml(Path... files) {
+      for (Path file : files) {
+        this.files.add(SeedSources.file(file));
+      }
+      return this;
+    }
+
+    /**
+     * Classpath resources to seed, like {@link #withYaml(Path...)}.
+     *
+     * @param resources resource names, e.g. {@code seed/networks.yaml}
+     * @return this builder
+     * @throws FakeClusterException when a resource does not exist or is not valid YAML
+     */
+    public Builder withClasspathResources(String... resources) {
+      for (String resource : resources) {
+        this.files.add(SeedSources.classpath(resource));
+      }
+      return this;
+    }
+
+    /**
+     * The clock for the timestamps the server writes ({@code creationTimestamp}, {@code deletionTimestamp}, CRD
+     * condition times). Default: the system clock in UTC.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
+    public Builder withClock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How many committed changes watches can resume from (default 10,000). A watch from an older resourceVersion
+     * receives a 410 Gone ERROR event, and informers relist.
+     *
+     * @param events at least 1
+     * @return this builder
+     */
+    public Builder withWatchHistoryLimit(int events) {
+      if (events < 1) {
+        throw new IllegalArgumentException("watch history limit must be at least 1 event, was " + events);
+      }
+      this.watchHistoryLimit = events;
+      return this;
+    }
+
+    /**
+     * Seeds the random source for {@code generateName} suffixes and uids, so runs are reproducible.
+     *
+     * @param seed any value
+     * @return this builder
+     */
+    public Builder withRandomSeed(long seed) {
+      this.randomSeed = seed;
+      return this;
+    }
+
+    /**
+     * Starts the cluster: seeds CRDs, then the objects and files (validated as a whole first), then listens.
+     *
+     * @return the running cluster
+     * @throws IllegalStateException when called twice
+     * @throws FakeClusterException when seeding fails or the port is in use
+     */
+    public FakeCluster build() {
+      if (built) {
+        throw new IllegalStateException("FakeCluster.Builder.build() was already called; a builder makes one "
+            + "cluster. Use a new FakeCluster.builder() for another.");
+      }
+      built = true;
+      ObjectJson json = new ObjectJson();
+      FakeApiServer server = new FakeApiServer(host, port, clock, watchHistoryLimit, randomSeed);
+      try {
+        List<SeedDocument> seed = new ArrayList<>();
+        for (int i = 0; i < crds.size(); i++) {
+          seed.add(new SeedDocument("withCrds(..)", i + 1, 0, json.toJson(crds.get(i))));
+        }
+        for (int i = 0; i < objects.size(); i++) {
+          seed.add(new SeedDocument("withObjects(..)", i + 1, 0, json.toJson(objects.get(i))));
+        }
+        files.forEach(seed::addAll);
+        server.seed(seed);
+        server.start();
+      } catch (BindException e) {
+        server.close();
+        throw new FakeClusterException("Cannot start the fake API server on " + host + ":" + port + ": "
+            + (e.getMessage() == null ? "address already in use" : e.getMessage())
+            + ". Another process holds that port. Choose another port with withPort(..), or withPort(0) for a "
+            + "free one.", e);
+      } catch (RuntimeException e) {
+        server.close();
+        throw e;
+      }
+      return new FakeCluster(server, json);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package dev.ctk.fake.internal;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.internal.http.FakeHttpServer;
+import dev.ctk.fake.internal.http.RequestJournal;
+import dev.ctk.fake.internal.registry.ResourceRegistry;
+import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.seed.SeedDocument;
+import dev.ctk.fake.internal.seed.SeedPlan;
+import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.store.DeletePreconditions;
+import dev.ctk.fake.internal.store.NameGenerator;
+import dev.ctk.fake.internal.store.ObjectRules;
+import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.internal.store.WriteOptions;
+import java.net.BindException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fake API server assembled: registry, store (with watch hub), HTTP endpoint and request journal. The public
+ * {@code FakeCluster} is a thin facade over it.
+ *
+ * <p>Seeding and event injection go through the same {@link ObjectStore} methods the HTTP verbs use, with
+ * {@link WriteOptions#SEEDING} (status written as given, resourceVersion in the object ignored).
+ */
+public final class FakeApiServer implements AutoCloseable {
+
+  /** Namespaces that exist in a new cluster, as in a fresh kube-apiserver. */
+  public static final List<String> INITIAL_NAMESPACES =
+      List.of("default", "kube-node-lease", "kube-public", "kube-system");
+
+  private final ResourceRegistry registry = new ResourceRegistry();
+  private final ObjectStore store;
+  private final RequestJournal journal = new RequestJournal(10_000);
+  private final FakeHttpServer http;
+
+  /**
+   * Creates a server with the initial namespaces (not yet listening).
+   *
+   * @param host interface to bind
+   * @param port port, 0 for a free one
+   * @param clock timestamps
+   * @param watchHistoryLimit changes retained for watch resumption
+   * @param randomSeed seed for generated names and uids, or {@code null}
+   */
+  public FakeApiServer(String host, int port, Clock clock, int watchHistoryLimit, Long randomSeed) {
+    this.store = new ObjectStore(registry, new ObjectRules(new NameGenerator(randomSeed), clock), watchHistoryLimit);
+    ResourceType namespaces = type("v1", "Namespace");
+    for (String name : INITIAL_NAMESPACES) {
+      ObjectNode ns = JsonNodeFactory.instance.objectNode();
+      ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
+      ns.putObject("status").put("phase", "Active");
+      store.create(namespaces, null, ns, WriteOptions.SEEDING);
+    }
+    this.http = new FakeHttpServer(store, journal, host, port);
+  }
+
+  /** Starts listening. */
+  public void start() throws BindException {
+    http.start();
+  }
+
+  /** The store. */
+  public ObjectStore store() {
+    return store;
+  }
+
+  /** The served resources. */
+  public ResourceRegistry registry() {
+    return registry;
+  }
+
+  /** Answered requests. */
+  public RequestJournal journal() {
+    return journal;
+  }
+
+  /** {@code http://host:port}. */
+  public String url() {
+    String host = http.host().contains(":") ? "[" + http.host() + "]" : http.host();
+    return "http://" + host + ":" + http.port();
+  }
+
+  /** The bound port. */
+  public int port() {
+    return http.port();
+  }
+
+  /**
+   * Validates a batch, then writes it (CRDs, then Namespaces, then the rest).
+   *
+   * @return the stored objects, in write order
+   */
+  public List<ObjectNode> seed(List<SeedDocument> documents) {
+    SeedPlan plan = SeedPlan.of(documents, store);
+    List<ObjectNode> created = new ArrayList<>();
+    for (SeedPlan.Entry entry : plan.entries()) {
+      ResourceType type = registry.byKind(entry.apiVersion(), entry.kind()).orElseThrow();
+      try {
+        created.add(store.create(type, entry.namespace(), entry.document().object(), WriteOptions.SEEDING));
+      } catch (ApiError e) {
+        throw new FakeClusterException("Cannot seed the fake cluster: " + entry.document().where() + " ("
+            + entry.document().identity() + ") was rejected: " + e.code() + " " + e.reason() + ": "
+            + e.getMessage() + ".", e);
+      }
+    }
+    return created;
+  }
+
+  /** Creates one object through the store (EventInjector.add, FakeCluster.create). */
+  public ObjectNode create(String operation, ObjectNode object) {
+    ResourceType type = typeOf(operation, object);
+    return call(operation, object, () -> store.create(type, namespaceOf(type, object), object, WriteOptions.SEEDING));
+  }
+
+  /** Replaces one object unconditionally through the store (EventInjector.update). */
+  public ObjectNode update(String operation, ObjectNode object) {
+    ResourceType type = typeOf(operation, object);
+    String name = object.path("metadata").path("name").asText();
+    return call(operation, object, () -> store.update(type, namespaceOf(type, object), name, object, null,
+        WriteOptions.SEEDING));
+  }
+
+  /** Deletes one object with API semantics through the store (EventInjector.delete). */
+  public ObjectNode delete(String operation, ObjectNode object) {
+    ResourceType type = typeOf(operation, object);
+    String name = object.path("metadata").path("name").asText();
+    return call(operation, object, () -> store.delete(type, namespaceOf(type, object), name,
+        DeletePreconditions.NONE, WriteOptions.SEEDING));
+  }
+
+  /** Sends a synthetic watch event (not stored, not in history). */
+  public void emit(String operation, String eventType, ObjectNode object) {
+    ResourceType type = typeOf(operation, object);
+    ObjectNode copy = object.deepCopy();
+    if (type.namespaced() && copy.path("metadata") instanceof ObjectNode meta
+        && meta.path("namespace").asText("").isEmpty()) {
+      meta.put("namespace", "default");
+    }
+    store.emitSynthetic(type, eventType, copy);
+  }
+
+  /** The resource type of an object, or a FakeClusterException naming the missing CRD. */
+  public ResourceType typeOf(String operation, ObjectNode object) {
+    String apiVersion = object.path("apiVersion").asText("");
+    String kind = object.path("kind").asText("");
+    return registry.byKind(apiVersion, kind).orElseThrow(() -> new FakeClusterException(operation + "("
+        + identity(object) + ") failed: kind " + kind + " in " + apiVersion + " is not served: no "
+        + "CustomResourceDefinition defines it. Install the CRD first (FakeCluster.installCrd(..) or "
+        + "FakeCluster.builder().withCrds(..)), or fix apiVersion/kind."));
+  }
+
+  @Override
+  public void close() {
+    store.closeWatches();
+    http.close();
+  }
+
+  private static String namespaceOf(ResourceType type, ObjectNode object) {
+    if (!type.namespaced()) {
+      return null;
+    }
+    String ns = object.path("metadata").path("namespace").asText("");
+    return ns.isEmpty() ? "default" : ns;
+  }
+
+  private ResourceType type(String apiVersion, String kind) {
+    return registry.byKind(apiVersion, kind).orElseThrow();
+  }
+
+  private static ObjectNode call(String operation, ObjectNode object, java.util.function.Supplier<ObjectNode> call) {
+    try {
+      return call.get();
+    } catch (ApiError e) {
+      throw new FakeClusterException(operation + "(" + identity(object) + ") failed: " + e.code() + " "
+          + e.reason() + ": " + e.getMessage() + fixFor(operation, e), e);
+    }
+  }
+
+  private static String fixFor(String operation, ApiError e) {
+    if (e.reason().equals("AlreadyExists")) {
+      return ". Use update(..) to replace the existing object, or choose another name.";
+    }
+    if (e.reason().equals("NotFound") && e.getMessage().startsWith("namespaces \"")) {
+      return ". Create the namespace first (a Namespace object).";
+    }
+    if (e.reason().equals("NotFound")) {
+      return operation.endsWith("delete") ? ". It is already gone." : ". Create it first with add(..).";
+    }
+    return ".";
+  }
+
+  static String identity(ObjectNode object) {
+    String kind = object.path("kind").asText("<no kind>");
+    String ns = object.path("metadata").path("namespace").asText("");
+    String name = object.path("metadata").path("name").asText("");
+    return kind + " " + (ns.isEmpty() ? name : ns + "/" + name);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.ctk.fake.internal.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.ctk.fake.internal.status.ApiError;
+import io.fabric8.mockwebserver.http.MockResponse;
+import java.io.IOException;
+
+/** Reads request bodies and writes JSON responses. */
+final class JsonCodec {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+  private static final YAMLMapper YAML = new YAMLMapper();
+
+  private JsonCodec() {}
+
+  /**
+   * Decodes an object body (JSON, or YAML when the content type says so).
+   *
+   * @throws ApiError 400 when the body is missing, malformed or not an object
+   */
+  static ObjectNode readObject(ApiRequest request) {
+    JsonNode node = readTree(request, "couldn't get version/kind; json parse error: ");
+    if (!(node instanceof ObjectNode object)) {
+      throw ApiError.badRequest("couldn't get version/kind; json parse error: the request body must be a JSON "
+          + "object, got " + node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+    }
+    return object;
+  }
+
+  /** Decodes any JSON (or YAML) body; {@code prefix} starts the 400 message on failure. */
+  static JsonNode readTree(ApiRequest request, String prefix) {
+    if (request.hasNoBody()) {
+      throw ApiError.badRequest(prefix + "the request body is empty");
+    }
+    String contentType = request.contentType();
+    if (contentType.contains("protobuf") || contentType.contains("cbor")) {
+      throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media types "
+          + "include: application/json, application/yaml (ctk's fake API server does not decode " + contentType
+          + "; clients that send it, such as kubectl create <generator>, can send JSON instead: kubectl create ... "
+          + "--dry-run=client -o yaml | kubectl apply -f -)");
+    }
+    try {
+      ObjectMapper mapper = request.contentType().contains("yaml") ? YAML : JSON;
+      JsonNode node = mapper.readTree(request.body());
+      if (node == null || node.isMissingNode()) {
+        throw ApiError.badRequest(prefix + "the request body is empty");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw ApiError.badRequest(prefix + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw ApiError.badRequest(prefix + e.getMessage());
+    }
+  }
+
+  /** A JSON response. */
+  static MockResponse respond(int code, JsonNode body) {
+    try {
+      return new MockResponse()
+          .setResponseCode(code)
+          .setHeader("Content-Type", "application/json")
+          .setHeader("Cache-Control", "no-cache, private")
+          .setBody(JSON.writeValueAsBytes(body));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize a response: " + e.getMessage(), e);
+    }
+  }
+
+  /** The Status response for an error. */
+  static MockResponse respond(ApiError error) {
+    return respond(error.code(), error.toStatus());
+  }
+
+  /** A plain text response (health endpoints). */
+  static MockResponse text(int code, String text) {
+    return new MockResponse()
+        .setResponseCode(code)
+        .setHeader("Content-Type", "text/plain; charset=utf-8")
+        .setBody(text);
+  }
+
+  static String write(JsonNode node) {
+    try {
+      return JSON.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.ctk.fake.internal.http;
+
+import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.select.FieldSelector;
+import dev.ctk.fake.internal.select.LabelSelector;
+import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.store.WatchStart;
+import dev.ctk.fake.internal.watch.WatchFilter;
+
+/**
+ * A watch request, validated before any response is sent (so a bad selector or an unknown resource still answers
+ * with an ordinary 400/404 Status).
+ *
+ * @param type the resource as served on this request
+ * @param filter what the watch selects
+ * @param start where it starts
+ * @param timeoutSeconds when to end the watch ({@code timeoutSeconds} parameter), or {@code null}
+ */
+record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Long timeoutSeconds) {
+
+  /** Whether a request is a watch: {@code watch=true|1} or the legacy {@code /watch/} path prefix. */
+  static boolean isWatch(ApiRequest request) {
+    if (!request.method().equals("GET")) {
+      return false;
+    }
+    return request.watchParam() || ResourcePath.parse(request.path()).map(ResourcePath::legacyWatch).orElse(false);
+  }
+
+  /**
+   * Validates a watch request.
+   *
+   * @throws ApiError 404 for an unknown resource, 400 for bad selectors or parameters
+   */
+  static PreparedWatch prepare(ApiRequest request, dev.ctk.fake.internal.registry.ResourceRegistry registry) {
+    ResourcePath path = ResourcePath.parse(request.path()).orElseThrow(ApiError::unknownResource);
+    if (path.subresource() != null) {
+      throw ApiError.unknownResource();
+    }
+    ResourceType type = registry.byPath(path.group(), path.version(), path.resource())
+        .orElseThrow(ApiError::unknownResource);
+    if (!type.namespaced() && path.namespace() != null) {
+      throw ApiError.unknownResource();
+    }
+    LabelSelector labels = Selectors.labels(request);
+    FieldSelector fields = Selectors.fields(request, type, path.name());
+    String namespace = type.namespaced() ? path.namespace() : null;
+    WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
+    boolean initialEvents = "true".equalsIgnoreCase(request.param("sendInitialEvents"));
+    String rv = request.param("resourceVersion");
+    Long from = null;
+    if (!initialEvents && rv != null && !rv.isEmpty() && !rv.equals("0")) {
+      try {
+        from = Long.parseUnsignedLong(rv);
+      } catch (NumberFormatException e) {
+        throw ApiError.badRequest("invalid resource version: strconv.ParseUint: parsing \"" + rv
+            + "\": invalid syntax");
+      }
+    }
+    Long timeout = null;
+    String timeoutParam = request.param("timeoutSeconds");
+    if (timeoutParam != null && !timeoutParam.isEmpty()) {
+      try {
+        timeout = Long.parseLong(timeoutParam);
+      } catch (NumberFormatException e) {
+        throw ApiError.badRequest("invalid timeoutSeconds: \"" + timeoutParam + "\" is not an integer");
+      }
+    }
+    return new PreparedWatch(type, filter, new WatchStart(from, initialEvents), timeout);
+  }
+}

@@ -1,0 +1,37 @@
+package dev.ctk.fake.internal.http;
+
+import dev.ctk.fake.internal.registry.ResourceRegistry;
+import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.status.ApiError;
+
+/**
+ * A resource path matched against the registry.
+ *
+ * @param type the served resource
+ * @param namespace namespace (null for cluster-scoped resources or all namespaces)
+ * @param name object name or null
+ * @param subresource {@code "status"} or null
+ * @param path the parsed path
+ */
+record ResolvedResource(ResourceType type, String namespace, String name, String subresource, ResourcePath path) {
+
+  /**
+   * Resolves a path.
+   *
+   * @throws ApiError 404 with kube's "the server could not find the requested resource" for anything not served
+   */
+  static ResolvedResource resolve(ResourcePath path, ResourceRegistry registry) {
+    ResourceType type = registry.byPath(path.group(), path.version(), path.resource())
+        .orElseThrow(ApiError::unknownResource);
+    if (!type.namespaced() && path.namespace() != null) {
+      throw ApiError.unknownResource();
+    }
+    if (type.namespaced() && path.namespace() == null && path.name() != null) {
+      throw ApiError.unknownResource();
+    }
+    if (path.subresource() != null && !(path.subresource().equals("status") && type.hasStatusSubresource())) {
+      throw ApiError.unknownResource();
+    }
+    return new ResolvedResource(type, path.namespace(), path.name(), path.subresource(), path);
+  }
+}

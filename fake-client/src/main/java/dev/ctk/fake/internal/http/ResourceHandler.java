@@ -1,0 +1,146 @@
+package dev.ctk.fake.internal.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.store.DeletePreconditions;
+import dev.ctk.fake.internal.store.ListResult;
+import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.internal.store.WriteOptions;
+import io.fabric8.mockwebserver.http.MockResponse;
+import java.util.List;
+
+/**
+ * The verbs on resource URLs: get, list, create, update, patch, delete, deletecollection (watch is served by
+ * {@link WebSocketWatch} and {@link ChunkedWatchStream}). Translates HTTP to {@link ObjectStore} calls and
+ * objects back to JSON; every rule about objects lives in the store.
+ */
+final class ResourceHandler {
+
+  private final ObjectStore store;
+
+  ResourceHandler(ObjectStore store) {
+    this.store = store;
+  }
+
+  MockResponse handle(ApiRequest request, ResolvedResource r) {
+    String method = request.method();
+    boolean collection = r.name() == null;
+    return switch (method) {
+      case "GET" -> collection ? list(request, r) : JsonCodec.respond(200, served(r.type(),
+          store.get(r.type(), r.namespace(), r.name())));
+      case "POST" -> {
+        requireCollection(r, collection, method);
+        yield JsonCodec.respond(201, served(r.type(),
+            store.create(r.type(), r.namespace(), JsonCodec.readObject(request), writeOptions(request))));
+      }
+      case "PUT" -> {
+        requireObject(r, collection, method);
+        yield JsonCodec.respond(200, served(r.type(), store.update(r.type(), r.namespace(), r.name(),
+            JsonCodec.readObject(request), r.subresource(), writeOptions(request))));
+      }
+      case "PATCH" -> {
+        requireObject(r, collection, method);
+        yield JsonCodec.respond(200, served(r.type(), store.patch(r.type(), r.namespace(), r.name(),
+            r.subresource(), Patches.forRequest(r.type(), request), writeOptions(request))));
+      }
+      case "DELETE" -> collection ? deleteCollection(request, r) : delete(request, r);
+      default -> throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
+    };
+  }
+
+  private MockResponse list(ApiRequest request, ResolvedResource r) {
+    long limit = parseLimit(request.param("limit"));
+    ListResult result = store.list(r.type(), r.namespace(), Selectors.labels(request),
+        Selectors.fields(request, r.type(), null), limit, request.param("continue"));
+    ObjectNode list = listOf(r.type(), result.items());
+    ObjectNode meta = (ObjectNode) list.get("metadata");
+    meta.put("resourceVersion", Long.toString(result.resourceVersion()));
+    if (result.continueToken() != null) {
+      meta.put("continue", result.continueToken());
+    }
+    if (result.remainingItemCount() != null) {
+      meta.put("remainingItemCount", result.remainingItemCount());
+    }
+    return JsonCodec.respond(200, list);
+  }
+
+  private MockResponse delete(ApiRequest request, ResolvedResource r) {
+    if (r.subresource() != null) {
+      throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
+    }
+    JsonNode options = request.hasNoBody() ? null : JsonCodec.readTree(request, "error decoding DeleteOptions: ");
+    WriteOptions write = writeOptions(request);
+    if (options != null && options.path("dryRun").isArray() && options.path("dryRun").toString().contains("All")) {
+      write = WriteOptions.DRY_RUN;
+    }
+    ObjectNode result = store.delete(r.type(), r.namespace(), r.name(), DeletePreconditions.from(options), write);
+    return JsonCodec.respond(200, served(r.type(), result));
+  }
+
+  private MockResponse deleteCollection(ApiRequest request, ResolvedResource r) {
+    List<ObjectNode> deleted = store.deleteCollection(r.type(), r.namespace(), Selectors.labels(request),
+        Selectors.fields(request, r.type(), null), writeOptions(request));
+    ObjectNode list = listOf(r.type(), deleted);
+    ((ObjectNode) list.get("metadata")).put("resourceVersion", Long.toString(store.resourceVersion()));
+    return JsonCodec.respond(200, list);
+  }
+
+  private static ObjectNode listOf(ResourceType type, List<ObjectNode> items) {
+    ObjectNode list = JsonCodec.JSON.createObjectNode();
+    list.put("kind", type.listKind());
+    list.put("apiVersion", type.apiVersion());
+    list.putObject("metadata");
+    ArrayNode array = list.putArray("items");
+    for (ObjectNode item : items) {
+      array.add(served(type, item));
+    }
+    return list;
+  }
+
+  /** The object as served on this request's version (multi-version custom resources share one store). */
+  static ObjectNode served(ResourceType type, ObjectNode object) {
+    if (type.apiVersion().equals(object.path("apiVersion").asText())) {
+      return object;
+    }
+    ObjectNode copy = object.deepCopy();
+    copy.put("apiVersion", type.apiVersion());
+    return copy;
+  }
+
+  private static WriteOptions writeOptions(ApiRequest request) {
+    String dryRun = request.param("dryRun");
+    if (dryRun == null || dryRun.isEmpty()) {
+      return WriteOptions.API;
+    }
+    if (!dryRun.equals("All")) {
+      throw ApiError.badRequest("dryRun: Unsupported value: \"" + dryRun + "\": supported values: \"All\"");
+    }
+    return WriteOptions.DRY_RUN;
+  }
+
+  private static long parseLimit(String limit) {
+    if (limit == null || limit.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(limit);
+    } catch (NumberFormatException e) {
+      throw ApiError.badRequest("limit: Invalid value: \"" + limit + "\": must be an integer");
+    }
+  }
+
+  private static void requireCollection(ResolvedResource r, boolean collection, String method) {
+    if (!collection || r.subresource() != null || (r.type().namespaced() && r.namespace() == null)) {
+      throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
+    }
+  }
+
+  private static void requireObject(ResolvedResource r, boolean collection, String method) {
+    if (collection) {
+      throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
+    }
+  }
+}

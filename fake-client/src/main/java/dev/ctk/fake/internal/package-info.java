@@ -1,0 +1,24 @@
+/**
+ * Internals of the fake API server; nothing here is API. {@link dev.ctk.fake.internal.FakeApiServer} assembles the
+ * parts, each in its own package, split by concern so that later issues add to one part at a time:
+ *
+ * <ul>
+ *   <li>{@code registry}: which resources exist (the built-in table, CRD-defined kinds), for routing and discovery;
+ *   <li>{@code store}: objects, the global resourceVersion, metadata rules, pagination, CRD side effects;
+ *   <li>{@code watch}: the bounded history of committed changes and the fan-out to open watches;
+ *   <li>{@code http}: the Vert.x endpoint, URL parsing, verbs, patch-type selection, discovery, both watch
+ *       transports, the request journal;
+ *   <li>{@code patch} and {@code select}: pure engines (JSON patch, merge patch, strategic merge patch; label and
+ *       field selectors);
+ *   <li>{@code seed}: reading and validating seed YAML and objects;
+ *   <li>{@code status}: kube's Status errors.
+ * </ul>
+ *
+ * <p>Threading: every write and every watch registration happens under one store lock, held for microseconds and
+ * never across I/O; network writes happen on Vert.x event loops. Time comes from an injected {@link java.time.Clock}
+ * and randomness from a seedable source, so a virtual clock (issue 6) can be plugged in.
+ *
+ * <p>Limits: not designed for large object counts or high throughput (lists copy references, selectors scan);
+ * there is no admission, defaulting or fault-injection step yet (see {@link dev.ctk.fake}).
+ */
+package dev.ctk.fake.internal;

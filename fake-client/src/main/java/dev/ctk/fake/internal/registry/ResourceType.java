@@ -1,0 +1,208 @@
+package dev.ctk.fake.internal.registry;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One served resource of the fake API server: a group/version/plural with its kind, names, scope, subresources
+ * and verbs, as discovery describes it.
+ *
+ * <p>Immutable. {@code group} is {@code ""} for the core group.
+ */
+public final class ResourceType {
+
+  /** The eight verbs every ctk resource serves. */
+  public static final List<String> STANDARD_VERBS =
+      List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+
+  private static final Set<String> META_FIELDS = Set.of("metadata.name", "metadata.namespace");
+
+  private final String group;
+  private final String version;
+  private final String plural;
+  private final String singular;
+  private final String kind;
+  private final boolean namespaced;
+  private final boolean statusSubresource;
+  private final List<String> shortNames;
+  private final List<String> categories;
+  private final GenerationPolicy generationPolicy;
+  private final boolean custom;
+  private final boolean unconditionalUpdate;
+
+  private ResourceType(Builder b) {
+    this.group = Objects.requireNonNull(b.group, "group");
+    this.version = Objects.requireNonNull(b.version, "version");
+    this.plural = Objects.requireNonNull(b.plural, "plural");
+    this.singular = b.singular == null ? b.kind.toLowerCase(java.util.Locale.ROOT) : b.singular;
+    this.kind = Objects.requireNonNull(b.kind, "kind");
+    this.namespaced = b.namespaced;
+    this.statusSubresource = b.statusSubresource;
+    this.shortNames = List.copyOf(b.shortNames);
+    this.categories = List.copyOf(b.categories);
+    this.generationPolicy = b.generationPolicy;
+    this.custom = b.custom;
+    this.unconditionalUpdate = b.unconditionalUpdate;
+  }
+
+  /**
+   * Starts a description of a resource.
+   *
+   * @param group API group, {@code ""} for core
+   * @param version API version, e.g. {@code v1}
+   * @param plural resource name, e.g. {@code deployments}
+   * @param kind kind, e.g. {@code Deployment}
+   * @return a builder
+   */
+  public static Builder builder(String group, String version, String plural, String kind) {
+    return new Builder(group, version, plural, kind);
+  }
+
+  public String group() {
+    return group;
+  }
+
+  public String version() {
+    return version;
+  }
+
+  public String plural() {
+    return plural;
+  }
+
+  public String singular() {
+    return singular;
+  }
+
+  public String kind() {
+    return kind;
+  }
+
+  public String listKind() {
+    return kind + "List";
+  }
+
+  public boolean namespaced() {
+    return namespaced;
+  }
+
+  public boolean hasStatusSubresource() {
+    return statusSubresource;
+  }
+
+  public List<String> shortNames() {
+    return shortNames;
+  }
+
+  public List<String> categories() {
+    return categories;
+  }
+
+  public GenerationPolicy generationPolicy() {
+    return generationPolicy;
+  }
+
+  /** Whether the kind comes from a CustomResourceDefinition (no strategic merge patch, always tracks generation). */
+  public boolean custom() {
+    return custom;
+  }
+
+  /** Whether an update without {@code metadata.resourceVersion} is accepted (false for custom resources). */
+  public boolean allowsUnconditionalUpdate() {
+    return unconditionalUpdate;
+  }
+
+  /** {@code v1} for core, {@code apps/v1} otherwise. */
+  public String apiVersion() {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+
+  /** {@code group/version}, with {@code ""} group printed as in discovery ({@code v1}). */
+  public String groupVersion() {
+    return apiVersion();
+  }
+
+  /** The resource as kube prints it in messages: {@code configmaps} or {@code deployments.apps}. */
+  public String qualifiedResource() {
+    return group.isEmpty() ? plural : plural + "." + group;
+  }
+
+  /** Identity of the stored collection: group and plural, independent of the version served. */
+  public String storageKey() {
+    return group + "/" + plural;
+  }
+
+  /** The field selectors this kind supports. */
+  public Set<String> fieldSelectors() {
+    return META_FIELDS;
+  }
+
+  @Override
+  public String toString() {
+    return qualifiedResource() + " (" + apiVersion() + ", Kind=" + kind + ")";
+  }
+
+  /** Builder for {@link ResourceType}. */
+  public static final class Builder {
+    private final String group;
+    private final String version;
+    private final String plural;
+    private final String kind;
+    private String singular;
+    private boolean namespaced = true;
+    private boolean statusSubresource;
+    private List<String> shortNames = List.of();
+    private List<String> categories = List.of();
+    private GenerationPolicy generationPolicy = GenerationPolicy.NONE;
+    private boolean custom;
+    private boolean unconditionalUpdate = true;
+
+    private Builder(String group, String version, String plural, String kind) {
+      this.group = group;
+      this.version = version;
+      this.plural = plural;
+      this.kind = kind;
+    }
+
+    public Builder singular(String singular) {
+      this.singular = singular;
+      return this;
+    }
+
+    public Builder namespaced(boolean namespaced) {
+      this.namespaced = namespaced;
+      return this;
+    }
+
+    public Builder statusSubresource(boolean statusSubresource) {
+      this.statusSubresource = statusSubresource;
+      return this;
+    }
+
+    public Builder shortNames(List<String> shortNames) {
+      this.shortNames = shortNames;
+      return this;
+    }
+
+    public Builder categories(List<String> categories) {
+      this.categories = categories;
+      return this;
+    }
+
+    public Builder generationPolicy(GenerationPolicy generationPolicy) {
+      this.generationPolicy = generationPolicy;
+      return this;
+    }
+
+    public Builder custom(boolean custom) {
+      this.custom = custom;
+      this.unconditionalUpdate = !custom;
+      return this;
+    }
+
+    public ResourceType build() {
+      return new ResourceType(this);
+    }
+  }
+}

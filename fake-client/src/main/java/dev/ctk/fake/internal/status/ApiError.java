@@ -1,0 +1,183 @@
+package dev.ctk.fake.internal.status;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.ResourceType;
+
+/**
+ * A request the fake API server refuses, carrying the {@code Status} body a real kube-apiserver would send:
+ * {@code kind: Status, apiVersion: v1, metadata: {}, status: Failure, message, reason, details, code}.
+ *
+ * <p>Factories mirror kube's {@code k8s.io/apimachinery/pkg/api/errors} constructors so messages, reasons and
+ * details have the same shape (for example {@code deployments.apps "web" not found} with details
+ * {@code {name: web, group: apps, kind: deployments}}).
+ */
+public final class ApiError extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+  /** The text kube sends when an update lost an optimistic-concurrency race. */
+  public static final String OPTIMISTIC_LOCK_MESSAGE =
+      "the object has been modified; please apply your changes to the latest version and try again";
+
+  private final int code;
+  private final String reason;
+  private final transient ObjectNode details;
+
+  private ApiError(int code, String reason, String message, ObjectNode details) {
+    super(message);
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
+  }
+
+  /** HTTP status code. */
+  public int code() {
+    return code;
+  }
+
+  /** {@code Status.reason}, e.g. {@code NotFound}. */
+  public String reason() {
+    return reason;
+  }
+
+  /** The full {@code Status} object, ready to serialize. */
+  public ObjectNode toStatus() {
+    ObjectNode status = JSON.objectNode();
+    status.put("kind", "Status");
+    status.put("apiVersion", "v1");
+    status.putObject("metadata");
+    status.put("status", "Failure");
+    status.put("message", getMessage());
+    if (reason != null && !reason.isEmpty()) {
+      status.put("reason", reason);
+    }
+    if (details != null) {
+      status.set("details", details.deepCopy());
+    }
+    status.put("code", code);
+    return status;
+  }
+
+  /** 404: {@code configmaps "web" not found}. */
+  public static ApiError notFound(ResourceType type, String name) {
+    return notFound(type.group(), type.plural(), name);
+  }
+
+  /** 404 for a group/resource and name, e.g. {@code namespaces "x" not found}. */
+  public static ApiError notFound(String group, String plural, String name) {
+    return new ApiError(404, "NotFound", qualified(group, plural) + " \"" + name + "\" not found",
+        details(name, group, plural));
+  }
+
+  /** 404 for a path no resource serves: kube's {@code the server could not find the requested resource}. */
+  public static ApiError unknownResource() {
+    return new ApiError(404, "NotFound", "the server could not find the requested resource", JSON.objectNode());
+  }
+
+  /** 409 AlreadyExists: {@code configmaps "web" already exists}. */
+  public static ApiError alreadyExists(ResourceType type, String name) {
+    return new ApiError(409, "AlreadyExists", type.qualifiedResource() + " \"" + name + "\" already exists",
+        details(name, type.group(), type.plural()));
+  }
+
+  /** 409 Conflict: {@code Operation cannot be fulfilled on configmaps "web": <why>}. */
+  public static ApiError conflict(ResourceType type, String name, String why) {
+    return new ApiError(409, "Conflict",
+        "Operation cannot be fulfilled on " + type.qualifiedResource() + " \"" + name + "\": " + why,
+        details(name, type.group(), type.plural()));
+  }
+
+  /** 400 BadRequest with the given message and no details. */
+  public static ApiError badRequest(String message) {
+    return new ApiError(400, "BadRequest", message, null);
+  }
+
+  /** 405 MethodNotAllowed, as kube answers a verb a resource does not serve. */
+  public static ApiError methodNotAllowed(String message) {
+    return new ApiError(405, "MethodNotAllowed", message, JSON.objectNode());
+  }
+
+  /** 410 Expired (a watch or continue token older than the retained history). */
+  public static ApiError expired(String message) {
+    return new ApiError(410, "Expired", message, null);
+  }
+
+  /** 415 UnsupportedMediaType. */
+  public static ApiError unsupportedMediaType(String message) {
+    return new ApiError(415, "UnsupportedMediaType", message, null);
+  }
+
+  /** 406 NotAcceptable. */
+  public static ApiError notAcceptable(String message) {
+    return new ApiError(406, "NotAcceptable", message, null);
+  }
+
+  /** 500 InternalError: {@code Internal error occurred: <message>}. */
+  public static ApiError internal(String message) {
+    ObjectNode details = JSON.objectNode();
+    details.putArray("causes").addObject().put("message", message);
+    return new ApiError(500, "InternalError", "Internal error occurred: " + message, details);
+  }
+
+  /**
+   * An error kube-apiserver reports without a reason (storage-level errors it did not translate), e.g. 500
+   * {@code resourceVersion should not be set on objects to be created}.
+   */
+  public static ApiError untranslated(int code, String message) {
+    return new ApiError(code, "", message, null);
+  }
+
+  /** An error with a status code and reason decided elsewhere (for example by a patch engine). */
+  public static ApiError of(int code, String reason, String message) {
+    return new ApiError(code, reason, message, null);
+  }
+
+  /**
+   * An error whose details hold only one cause, as kube's generic server responses carry them (e.g. a failed JSON
+   * patch: 422, {@code details: {causes: [{reason: UnexpectedServerResponse, message: ...}]}}).
+   */
+  public static ApiError withCause(int code, String reason, String message, String causeReason,
+      String causeMessage) {
+    ObjectNode details = JSON.objectNode();
+    details.putArray("causes").addObject().put("reason", causeReason).put("message", causeMessage);
+    return new ApiError(code, reason, message, details);
+  }
+
+  /**
+   * 422 Invalid: {@code <qualifiedKind> "<name>" is invalid: <field>: <cause>} with one cause.
+   *
+   * @param group API group of the kind, {@code ""} for core
+   * @param kindName the kind as kube prints it in this message ({@code ConfigMap}, or a resource plural for
+   *     storage-level checks)
+   * @param name object name
+   * @param field the field path, e.g. {@code metadata.resourceVersion}
+   * @param causeReason kube's cause type, e.g. {@code FieldValueInvalid}
+   * @param causeMessage the cause text, e.g. {@code Invalid value: 0x0: must be specified for an update}
+   */
+  public static ApiError invalid(String group, String kindName, String name, String field, String causeReason,
+      String causeMessage) {
+    String qualifiedKind = group.isEmpty() ? kindName : kindName + "." + group;
+    ObjectNode details = details(name, group, kindName);
+    ArrayNode causes = details.putArray("causes");
+    causes.addObject().put("reason", causeReason).put("message", causeMessage).put("field", field);
+    return new ApiError(422, "Invalid",
+        qualifiedKind + " \"" + name + "\" is invalid: " + field + ": " + causeMessage, details);
+  }
+
+  private static String qualified(String group, String plural) {
+    return group.isEmpty() ? plural : plural + "." + group;
+  }
+
+  private static ObjectNode details(String name, String group, String kind) {
+    ObjectNode details = JSON.objectNode();
+    details.put("name", name);
+    if (!group.isEmpty()) {
+      details.put("group", group);
+    }
+    details.put("kind", kind);
+    return details;
+  }
+}

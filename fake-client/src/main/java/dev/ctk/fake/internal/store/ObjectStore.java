@@ -1,0 +1,383 @@
+package dev.ctk.fake.internal.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.ResourceRegistry;
+import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.select.FieldSelector;
+import dev.ctk.fake.internal.select.LabelSelector;
+import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.watch.Watch;
+import dev.ctk.fake.internal.watch.WatchEvent;
+import dev.ctk.fake.internal.watch.WatchFilter;
+import dev.ctk.fake.internal.watch.WatchHub;
+import dev.ctk.fake.internal.watch.WatchSink;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * The fake API server's storage: every object as an immutable JSON tree, one global resourceVersion counter, one
+ * lock for all writes (simple and deterministic), and the {@link WatchHub} fed in commit order under that lock.
+ *
+ * <p>Objects handed out are the stored trees themselves: callers must treat them as read-only (copy before
+ * changing). Within a collection, objects are kept in key order (namespace, then name), which is also list order,
+ * as etcd orders them.
+ *
+ * <p>Custom resource kinds come and go with their CustomResourceDefinitions: see {@link CrdLifecycle}.
+ */
+public final class ObjectStore {
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ResourceRegistry registry;
+  private final ObjectRules rules;
+  private final WatchHub hub;
+  private final CrdLifecycle crds;
+  private final ListPager pager = new ListPager();
+  private final Map<String, NavigableMap<String, ObjectNode>> collections = new HashMap<>();
+  private long resourceVersion;
+
+  /**
+   * Creates an empty store.
+   *
+   * @param registry the served resources (CRD writes register and unregister kinds in it)
+   * @param rules metadata rules
+   * @param watchHistoryLimit how many committed changes watches can resume from
+   */
+  public ObjectStore(ResourceRegistry registry, ObjectRules rules, int watchHistoryLimit) {
+    this.registry = registry;
+    this.rules = rules;
+    this.hub = new WatchHub(watchHistoryLimit, 0);
+    this.crds = new CrdLifecycle(registry, rules);
+  }
+
+  /** The served resources. */
+  public ResourceRegistry registry() {
+    return registry;
+  }
+
+  /** The current global resourceVersion (that of the last committed change). */
+  public long resourceVersion() {
+    return locked(() -> resourceVersion);
+  }
+
+  /** The watch fan-out (for inspection; open watches through {@link #watch}). */
+  public WatchHub watchHub() {
+    return hub;
+  }
+
+  /**
+   * Reads one object.
+   *
+   * @throws ApiError 404 when absent
+   */
+  public ObjectNode get(ResourceType type, String namespace, String name) {
+    return locked(() -> require(type, namespace, name));
+  }
+
+  /** Whether an object exists. */
+  public boolean exists(ResourceType type, String namespace, String name) {
+    return locked(() -> collection(type).containsKey(key(type, namespace, name)));
+  }
+
+  /**
+   * Lists a collection (all namespaces when {@code namespace} is null), one page at a time.
+   *
+   * @param limit page size, {@code <= 0} for everything
+   * @param continueToken the previous page's token, or {@code null} for the first page
+   * @throws ApiError 410 for an expired continue token, 400 for a malformed one
+   */
+  public ListResult list(ResourceType type, String namespace, LabelSelector labels, FieldSelector fields,
+      long limit, String continueToken) {
+    return locked(() -> {
+      if (continueToken != null && !continueToken.isEmpty()) {
+        return pager.nextPage(type.storageKey(), continueToken, limit);
+      }
+      WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
+      List<ObjectNode> selected = new ArrayList<>();
+      for (ObjectNode object : collection(type).values()) {
+        if (filter.matches(object)) {
+          selected.add(object);
+        }
+      }
+      boolean countRemaining = labels.isEverything() && (fields == null || fields.isEverything());
+      return pager.firstPage(type.storageKey(), selected, resourceVersion, limit, countRemaining);
+    });
+  }
+
+  /**
+   * Creates an object.
+   *
+   * @param body the object sent (not modified)
+   * @return the stored object
+   * @throws ApiError 404 missing namespace, 409 AlreadyExists, 400/422/500 as the rules decide
+   */
+  public ObjectNode create(ResourceType type, String namespace, ObjectNode body, WriteOptions options) {
+    return locked(() -> {
+      ObjectNode object = body.deepCopy();
+      if (options.seeding() && object.path("metadata") instanceof ObjectNode meta) {
+        meta.remove("resourceVersion");
+      }
+      if (type.namespaced()) {
+        requireNamespace(namespace);
+      }
+      rules.prepareForCreate(type, namespace, object, options.seeding(),
+          candidate -> collection(type).containsKey(key(type, namespace, candidate)));
+      String name = object.path("metadata").path("name").asText();
+      if (collection(type).containsKey(key(type, namespace, name))) {
+        throw ApiError.alreadyExists(type, name);
+      }
+      crds.beforeCreate(type, object);
+      if (options.dryRun()) {
+        return object;
+      }
+      ObjectNode stored = commit(type, WatchEvent.ADDED, null, object);
+      crds.afterWrite(type, stored);
+      return stored;
+    });
+  }
+
+  /**
+   * Replaces an object (PUT), or its status when {@code subresource} is {@code "status"}.
+   *
+   * @return the stored object (the current one, unchanged, when the update changes nothing)
+   * @throws ApiError 404, 409 Conflict on a stale resourceVersion, 400/422 as the rules decide
+   */
+  public ObjectNode update(ResourceType type, String namespace, String name, ObjectNode body, String subresource,
+      WriteOptions options) {
+    return locked(() -> {
+      ObjectNode current = require(type, namespace, name);
+      ObjectNode sent = body.deepCopy();
+      if (!options.seeding()) {
+        rules.checkResourceVersion(type, current, sent);
+      }
+      return write(type, current, sent, subresource, options);
+    });
+  }
+
+  /**
+   * Patches an object: {@code patch} turns a private copy of the current object into the desired one, which is
+   * then written as an update whose resourceVersion precondition is whatever the patched object carries.
+   *
+   * @throws ApiError 404, 409, or whatever {@code patch} throws
+   */
+  public ObjectNode patch(ResourceType type, String namespace, String name, String subresource,
+      UnaryOperator<ObjectNode> patch, WriteOptions options) {
+    return locked(() -> {
+      ObjectNode current = require(type, namespace, name);
+      ObjectNode patched = patch.apply(current.deepCopy());
+      if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
+        rules.checkResourceVersion(type, current, patched);
+      }
+      return write(type, current, patched, subresource, options);
+    });
+  }
+
+  /**
+   * Deletes an object with API semantics: without finalizers it is removed (DELETED); with finalizers it gets
+   * {@code deletionTimestamp} (MODIFIED) and stays until an update removes the last finalizer.
+   *
+   * @return the object as removed, or as marked for deletion
+   * @throws ApiError 404, 409 Conflict when a precondition fails
+   */
+  public ObjectNode delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
+      WriteOptions options) {
+    return locked(() -> {
+      ObjectNode current = require(type, namespace, name);
+      checkPreconditions(type, current, preconditions);
+      return deleteLocked(type, current, options);
+    });
+  }
+
+  /**
+   * Deletes every selected object of a collection (delete semantics per object, in list order).
+   *
+   * @return the objects as removed or marked for deletion
+   */
+  public List<ObjectNode> deleteCollection(ResourceType type, String namespace, LabelSelector labels,
+      FieldSelector fields, WriteOptions options) {
+    return locked(() -> {
+      WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
+      List<ObjectNode> out = new ArrayList<>();
+      for (ObjectNode object : new ArrayList<>(collection(type).values())) {
+        if (filter.matches(object)) {
+          out.add(deleteLocked(type, object, options));
+        }
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Opens a watch, atomically with respect to writes.
+   *
+   * @param type the resource, as served on the request (events carry its apiVersion)
+   * @param filter what to select
+   * @param start where to start
+   * @param sink where events go
+   * @return the watch (already closed if it started with a 410 ERROR)
+   */
+  public Watch watch(ResourceType type, WatchFilter filter, WatchStart start, WatchSink sink) {
+    return locked(() -> {
+      if (start.resourceVersion() == null) {
+        List<ObjectNode> current = new ArrayList<>(collection(type).values());
+        ObjectNode end = start.sendInitialEvents() ? bookmark(type, Map.of("k8s.io/initial-events-end", "true"))
+            : null;
+        return hub.openWithInitialState(filter, type.apiVersion(), sink, current, end);
+      }
+      return hub.openFrom(start.resourceVersion(), filter, type.apiVersion(), sink);
+    });
+  }
+
+  /** Sends a synthetic event (not stored, not in history) to every open watch that selects the object. */
+  public void emitSynthetic(ResourceType type, String eventType, ObjectNode object) {
+    locked(() -> {
+      ObjectNode copy = object.deepCopy();
+      if (copy.path("metadata") instanceof ObjectNode meta
+          && meta.path("resourceVersion").asText("").isEmpty()) {
+        meta.put("resourceVersion", Long.toString(resourceVersion));
+      }
+      hub.emitSynthetic(type.storageKey(), eventType, copy);
+      return null;
+    });
+  }
+
+  /** A BOOKMARK object for a resource at the current resourceVersion. */
+  public ObjectNode bookmark(ResourceType type, Map<String, String> annotations) {
+    return locked(() -> {
+      ObjectNode bookmark = new ObjectNode(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance);
+      bookmark.put("kind", type.kind());
+      bookmark.put("apiVersion", type.apiVersion());
+      ObjectNode meta = bookmark.putObject("metadata");
+      meta.put("resourceVersion", Long.toString(resourceVersion));
+      if (!annotations.isEmpty()) {
+        ObjectNode a = meta.putObject("annotations");
+        annotations.forEach(a::put);
+      }
+      return bookmark;
+    });
+  }
+
+  /** Closes every open watch. */
+  public void closeWatches() {
+    hub.closeAll();
+  }
+
+  // ---- internals (lock held) ----
+
+  private ObjectNode write(ResourceType type, ObjectNode current, ObjectNode sent, String subresource,
+      WriteOptions options) {
+    ObjectNode next = rules.prepareForUpdate(type, current, sent, subresource, options.seeding());
+    crds.beforeUpdate(type, current, next);
+    if (SemanticEquality.equal(current, next)) {
+      return current;
+    }
+    if (options.dryRun()) {
+      return next;
+    }
+    if (ObjectRules.readyToRemove(next)) {
+      return remove(type, next);
+    }
+    ObjectNode stored = commit(type, WatchEvent.MODIFIED, current, next);
+    crds.afterWrite(type, stored);
+    return stored;
+  }
+
+  private ObjectNode deleteLocked(ResourceType type, ObjectNode current, WriteOptions options) {
+    if (current.path("metadata").hasNonNull("deletionTimestamp")) {
+      return current;
+    }
+    if (!ObjectRules.finalizers(current).isEmpty()) {
+      ObjectNode marked = rules.markDeleting(current);
+      return options.dryRun() ? marked : commit(type, WatchEvent.MODIFIED, current, marked);
+    }
+    if (options.dryRun()) {
+      return current;
+    }
+    return remove(type, current);
+  }
+
+  private ObjectNode remove(ResourceType type, ObjectNode last) {
+    crds.beforeRemove(type, last, this::removeAllOf);
+    ObjectNode removed = commit(type, WatchEvent.DELETED, last, last);
+    crds.afterRemove(type, removed);
+    return removed;
+  }
+
+  /** Removes every object of a collection (a CRD going away), one DELETED event each. */
+  private void removeAllOf(ResourceType type) {
+    for (ObjectNode object : new ArrayList<>(collection(type).values())) {
+      commit(type, WatchEvent.DELETED, object, object);
+    }
+    collections.remove(type.storageKey());
+    hub.closeAll(type.storageKey());
+  }
+
+  /** Assigns the next resourceVersion, stores (or removes) the object and publishes the event. */
+  private ObjectNode commit(ResourceType type, String eventType, ObjectNode previous, ObjectNode object) {
+    long rv = ++resourceVersion;
+    ObjectNode stamped = object.deepCopy();
+    ((ObjectNode) stamped.get("metadata")).put("resourceVersion", Long.toString(rv));
+    String key = key(type, stamped.path("metadata").path("namespace").asText(null),
+        stamped.path("metadata").path("name").asText());
+    if (WatchEvent.DELETED.equals(eventType)) {
+      collection(type).remove(key);
+    } else {
+      collection(type).put(key, stamped);
+    }
+    hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
+        WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
+    return stamped;
+  }
+
+  private void checkPreconditions(ResourceType type, ObjectNode current, DeletePreconditions p) {
+    String name = current.path("metadata").path("name").asText();
+    String uid = current.path("metadata").path("uid").asText();
+    String rv = current.path("metadata").path("resourceVersion").asText();
+    if (p.uid() != null && !p.uid().equals(uid)) {
+      throw ApiError.conflict(type, name, "Precondition failed: UID in precondition: " + p.uid()
+          + ", UID in object meta: " + uid);
+    }
+    if (p.resourceVersion() != null && !p.resourceVersion().equals(rv)) {
+      throw ApiError.conflict(type, name, "Precondition failed: ResourceVersion in precondition: "
+          + p.resourceVersion() + ", ResourceVersion in object meta: " + rv);
+    }
+  }
+
+  private void requireNamespace(String namespace) {
+    ResourceType namespaces = registry.byPath("", "v1", "namespaces").orElseThrow();
+    if (namespace == null || !collection(namespaces).containsKey(namespace)) {
+      throw ApiError.notFound("", "namespaces", namespace == null ? "" : namespace);
+    }
+  }
+
+  private ObjectNode require(ResourceType type, String namespace, String name) {
+    ObjectNode object = collection(type).get(key(type, namespace, name));
+    if (object == null) {
+      throw ApiError.notFound(type, name);
+    }
+    return object;
+  }
+
+  private NavigableMap<String, ObjectNode> collection(ResourceType type) {
+    return collections.computeIfAbsent(type.storageKey(), k -> new TreeMap<>());
+  }
+
+  private static String key(ResourceType type, String namespace, String name) {
+    return type.namespaced() ? namespace + "/" + name : name;
+  }
+
+  private <R> R locked(Supplier<R> action) {
+    lock.lock();
+    try {
+      return action.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package dev.ctk.fake.internal.watch;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.status.ApiError;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Watch fan-out and the bounded history of committed changes that lets a watch resume from a resourceVersion.
+ *
+ * <p>Every method that publishes, registers or replays must be called while the store's write lock is held: that
+ * single lock makes "list, then watch from the list's resourceVersion" exact (no missed or duplicated event) and
+ * makes every watcher see changes in commit order.
+ *
+ * <p>History holds the last {@code limit} committed changes of all kinds. A watch from resourceVersion {@code N}
+ * replays the retained changes after {@code N}; when changes after {@code N} were already dropped, it receives one
+ * ERROR event carrying kube's 410 Expired Status ({@code too old resource version: N (M)}) and ends, so informers
+ * relist.
+ */
+public final class WatchHub {
+
+  private final int limit;
+  private final Deque<WatchEvent> history = new ArrayDeque<>();
+  private final List<Watch> watches = new CopyOnWriteArrayList<>();
+  private final AtomicLong ids = new AtomicLong();
+  private long historyStart;
+
+  /**
+   * Creates a hub.
+   *
+   * @param limit how many committed changes to retain (at least 1)
+   * @param startResourceVersion the resourceVersion before the first change this hub will see
+   */
+  public WatchHub(int limit, long startResourceVersion) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("watch history limit must be at least 1, was " + limit);
+    }
+    this.limit = limit;
+    this.historyStart = startResourceVersion;
+  }
+
+  /** Records a committed change and delivers it to every open watch. Caller holds the store lock. */
+  public void publish(WatchEvent event) {
+    history.addLast(event);
+    while (history.size() > limit) {
+      historyStart = history.removeFirst().resourceVersion();
+    }
+    for (Watch watch : watches) {
+      watch.offer(event);
+    }
+  }
+
+  /**
+   * Delivers an event that is not a committed change (not recorded, no resourceVersion bump) to every open watch
+   * whose filter selects the object. Caller holds the store lock.
+   */
+  public void emitSynthetic(String storageKey, String type, ObjectNode object) {
+    for (Watch watch : watches) {
+      if (watch.filter().storageKey().equals(storageKey) && watch.filter().matches(object)) {
+        watch.send(type, object);
+      }
+    }
+  }
+
+  /**
+   * Opens a watch starting with synthetic ADDED events for the given current objects. Caller holds the store lock.
+   *
+   * @param filter what the watch selects
+   * @param apiVersion the apiVersion events carry (the version the watch was opened on)
+   * @param sink where events go
+   * @param current every object the collection holds now, in list order
+   * @param initialEventsEnd if set, a BOOKMARK marking the end of the initial events (sendInitialEvents=true)
+   * @return the open watch
+   */
+  public Watch openWithInitialState(WatchFilter filter, String apiVersion, WatchSink sink,
+      Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
+    Watch watch = register(filter, apiVersion, sink);
+    for (ObjectNode object : current) {
+      if (filter.matches(object)) {
+        watch.send(WatchEvent.ADDED, object);
+      }
+    }
+    if (initialEventsEnd != null) {
+      watch.send(WatchEvent.BOOKMARK, initialEventsEnd);
+    }
+    return watch;
+  }
+
+  /**
+   * Opens a watch replaying the retained changes after {@code resourceVersion}. Caller holds the store lock.
+   *
+   * @return the open watch; if the history no longer reaches back to {@code resourceVersion}, a watch that has
+   *     already sent the 410 ERROR event and is closed
+   */
+  public Watch openFrom(long resourceVersion, WatchFilter filter, String apiVersion, WatchSink sink) {
+    if (resourceVersion < historyStart) {
+      Watch expired = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
+      ApiError gone = ApiError.expired("too old resource version: " + resourceVersion + " (" + historyStart + ")");
+      expired.send(WatchEvent.ERROR, gone.toStatus());
+      expired.close();
+      return expired;
+    }
+    Watch watch = register(filter, apiVersion, sink);
+    for (WatchEvent event : history) {
+      if (event.resourceVersion() > resourceVersion) {
+        watch.offer(event);
+      }
+    }
+    return watch;
+  }
+
+  /** Sends a BOOKMARK carrying only apiVersion, kind and resourceVersion to one watch. Caller holds the lock. */
+  public void bookmark(Watch watch, ObjectNode bookmark) {
+    watch.send(WatchEvent.BOOKMARK, bookmark);
+  }
+
+  /** The resourceVersion after which every change is still retained. */
+  public long historyStart() {
+    return historyStart;
+  }
+
+  /** Open watches, in opening order. */
+  public List<Watch> openWatches() {
+    return List.copyOf(watches);
+  }
+
+  /** Closes every open watch on one collection (its kind went away with its CRD, as kube ends such watches). */
+  public void closeAll(String storageKey) {
+    for (Watch watch : watches) {
+      if (watch.filter().storageKey().equals(storageKey)) {
+        watch.close();
+      }
+    }
+  }
+
+  /** Closes every open watch. */
+  public void closeAll() {
+    for (Watch watch : watches) {
+      watch.close();
+    }
+  }
+
+  private Watch register(WatchFilter filter, String apiVersion, WatchSink sink) {
+    Watch watch = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
+    watch.onClose(watches::remove);
+    watches.add(watch);
+    return watch;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.ctk.fake.internal.watch;
+
+/**
+ * Where one watch's events go: a websocket or an HTTP chunked response.
+ *
+ * <p>Implementations must not block and must keep call order: {@link #send} is called while the store lock is
+ * held, so a sink only queues the line for its connection's event loop.
+ */
+public interface WatchSink {
+
+  /**
+   * Queues one watch event, already serialized as {@code {"type":..,"object":..}} without a trailing newline.
+   *
+   * @param eventJson the event
+   */
+  void send(String eventJson);
+
+  /** Ends the stream after the events already queued (idempotent). */
+  void close();
+}

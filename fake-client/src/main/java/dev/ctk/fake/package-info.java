@@ -1,0 +1,57 @@
+/**
+ * ctk's embedded fake Kubernetes API server: {@link dev.ctk.fake.FakeCluster} (start, seed, get a fabric8 client,
+ * a kubeconfig) and {@link dev.ctk.fake.EventInjector} (events through the store, and synthetic watch events).
+ * No JUnit here: the JUnit extension is a thin adapter over these types.
+ *
+ * <pre>{@code
+ * try (FakeCluster cluster = FakeCluster.builder().withCrds(networkCrd).build()) {
+ *   SharedIndexInformer<ConfigMap> informer = cluster.client().configMaps().inform();   // a real informer
+ *   cluster.events().add(configMap);                                                   // seen exactly once
+ * }
+ * }</pre>
+ *
+ * <h2>What the fake does</h2>
+ * <ul>
+ *   <li>The Kubernetes REST API over plain HTTP for the built-in kinds controllers use most (core/v1, apps/v1,
+ *       batch/v1, networking.k8s.io/v1, rbac.authorization.k8s.io/v1, apiextensions.k8s.io/v1, coordination.k8s.io/v1,
+ *       policy/v1, discovery.k8s.io/v1, events.k8s.io/v1, autoscaling/v2, storage.k8s.io/v1) and for every kind a
+ *       CustomResourceDefinition registers.
+ *   <li>Verbs get, list, create, update, patch (JSON patch, JSON merge patch, strategic merge patch for built-in
+ *       kinds), delete, deletecollection, watch; the {@code /status} subresource; {@code dryRun=All}.
+ *   <li>kube's write rules: one global resourceVersion; 409 Conflict on a stale resourceVersion and 409
+ *       AlreadyExists; unconditional updates for built-ins, 422 for custom resources without resourceVersion;
+ *       no-op updates keep the resourceVersion and send no event; {@code generateName}; {@code generation} as each
+ *       kind's registry strategy maintains it; finalizers ({@code deletionTimestamp}, removal with the last
+ *       finalizer); delete preconditions; create in a missing namespace is 404.
+ *   <li>Reads: label selectors (equality and set-based), field selectors {@code metadata.name} and
+ *       {@code metadata.namespace}, {@code limit}/{@code continue} over a consistent snapshot.
+ *   <li>Watches over websockets and HTTP streaming that resume from a resourceVersion (410 Expired beyond the
+ *       retained history), apply selector transitions (an object leaving a selection is DELETED for that watch),
+ *       honour {@code timeoutSeconds} and {@code sendInitialEvents}.
+ *   <li>{@code Status} error bodies shaped as kube-apiserver shapes them; discovery; {@code /version}; health.
+ * </ul>
+ *
+ * <h2>What it does not do (yet)</h2>
+ * <ul>
+ *   <li>No server-side apply: {@code application/apply-patch+yaml} answers 415 with an explanation.
+ *       {@code managedFields} are never written.
+ *   <li>No defaulting and no validation beyond what is listed above (a Pod without containers is accepted, a
+ *       Deployment gets no default strategy, a Service no clusterIP), no immutable-field checks, no CRD schema
+ *       pruning, validation or defaults; kind-specific field selectors ({@code status.phase}, {@code spec.nodeName})
+ *       answer 400.
+ *   <li>No admission (webhooks, policies), no authentication or authorization: every request is allowed.
+ *   <li>No controllers: no garbage collection of dependents ({@code ownerReferences} and {@code propagationPolicy}
+ *       are stored but not acted on), no namespace finalization (deleting a Namespace removes it at once and leaves
+ *       its objects), no Terminating phase, no graceful pod deletion (pods go at once unless finalizers hold them),
+ *       no ReplicaSets or Pods from Deployments, no scheduling.
+ *   <li>No {@code /scale}, {@code /log}, {@code /exec}, {@code /eviction} or other subresources besides
+ *       {@code /status}; no Table output (kubectl prints NAME and AGE columns); no aggregated discovery; OpenAPI
+ *       v2 is an empty document and v3 is absent; no protobuf or CBOR request bodies (415).
+ *   <li>No periodic watch BOOKMARKs; {@code resourceVersionMatch=Exact} lists answer the current state.
+ *   <li>No TLS.
+ * </ul>
+ * Issue 3 (fidelity) and issue 6 (faults, virtual time, request journal) grow these.
+ *
+ * @since 0.1.0
+ */
+package dev.ctk.fake;

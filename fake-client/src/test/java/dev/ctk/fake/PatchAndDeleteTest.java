@@ -1,0 +1,194 @@
+package dev.ctk.fake;
+
+import static dev.ctk.fake.testing.Fixtures.deployment;
+import static dev.ctk.fake.testing.Fixtures.networkCrd;
+import static dev.ctk.fake.testing.RawApi.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ctk.fake.testing.Fixtures;
+import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.testing.RawApi.Reply;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** PATCH by content type, and DELETE with finalizers, preconditions and deletecollection. */
+class PatchAndDeleteTest {
+
+  private static final String DEPLOYMENT = "/apis/apps/v1/namespaces/default/deployments/web";
+  private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+  private static final String NETWORK = "/apis/samplecrd.k8s.io/v1/namespaces/default/networks/net-a";
+
+  private FakeCluster cluster;
+  private RawApi api;
+
+  @BeforeEach
+  void start() {
+    cluster = FakeCluster.builder().withClock(Fixtures.FIXED_CLOCK).withCrds(networkCrd())
+        .withObjects(new DeploymentBuilder(deployment("web", "nginx:1")).editSpec().editTemplate().editSpec()
+            .addNewContainer().withName("sidecar").withImage("envoy:1").endContainer().endSpec().endTemplate()
+            .endSpec().build())
+        .build();
+    api = new RawApi(cluster.url());
+    api.post("/apis/samplecrd.k8s.io/v1/namespaces/default/networks", "{\"apiVersion\":\"samplecrd.k8s.io/v1\","
+        + "\"kind\":\"Network\",\"metadata\":{\"name\":\"net-a\"},\"spec\":{\"cidr\":\"a\",\"gateway\":\"g\"}}");
+  }
+
+  @AfterEach
+  void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void strategicMergePatch_onDeployment_mergesContainersByName() {
+    Reply reply = api.patch(DEPLOYMENT, "application/strategic-merge-patch+json",
+        "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"nginx:2\"}]}}}}");
+    assertThat(reply.code()).isEqualTo(200);
+    assertThat(reply.json().path("spec").path("template").path("spec").path("containers")).isEqualTo(json(
+        "[{\"name\":\"main\",\"image\":\"nginx:2\"},{\"name\":\"sidecar\",\"image\":\"envoy:1\"}]"));
+    assertThat(reply.json().path("metadata").path("generation").asLong()).isEqualTo(2);
+  }
+
+  @Test
+  void mergePatch_replacesLists_andNullRemoves() {
+    Reply reply = api.patch(DEPLOYMENT, "application/merge-patch+json",
+        "{\"metadata\":{\"labels\":{\"app\":null,\"x\":\"y\"}},\"spec\":{\"template\":{\"spec\":{\"containers\":"
+            + "[{\"name\":\"only\",\"image\":\"busybox\"}]}}}}");
+    assertThat(reply.json().path("metadata").path("labels")).isEqualTo(json("{\"x\":\"y\"}"));
+    assertThat(reply.json().path("spec").path("template").path("spec").path("containers")).hasSize(1);
+  }
+
+  @Test
+  void jsonPatch_appliesOps_failedTestIsUnprocessable() {
+    Reply ok = api.patch(NETWORK, "application/json-patch+json",
+        "[{\"op\":\"test\",\"path\":\"/spec/cidr\",\"value\":\"a\"},"
+            + "{\"op\":\"replace\",\"path\":\"/spec/cidr\",\"value\":\"b\"}]");
+    assertThat(ok.json().path("spec").path("cidr").asText()).isEqualTo("b");
+
+    Reply failed = api.patch(NETWORK, "application/json-patch+json",
+        "[{\"op\":\"test\",\"path\":\"/spec/cidr\",\"value\":\"zzz\"}]");
+    assertThat(failed.code()).isEqualTo(422);
+    assertThat(failed.json().path("reason").asText()).isEqualTo("Invalid");
+    assertThat(failed.json().path("message").asText())
+        .isEqualTo("the server rejected our request due to an error in our request");
+    assertThat(failed.json().path("details").path("causes").path(0).path("reason").asText())
+        .isEqualTo("UnexpectedServerResponse");
+  }
+
+  @Test
+  void patchWithStaleResourceVersion_isConflict() {
+    Reply reply = api.patch(NETWORK, "application/merge-patch+json",
+        "{\"metadata\":{\"resourceVersion\":\"1\"},\"spec\":{\"cidr\":\"z\"}}");
+    assertThat(reply.code()).isEqualTo(409);
+    assertThat(reply.json().path("reason").asText()).isEqualTo("Conflict");
+  }
+
+  @Test
+  void strategicMergePatch_onCustomResource_isUnsupportedMediaType() {
+    Reply reply = api.patch(NETWORK, "application/strategic-merge-patch+json", "{\"spec\":{\"cidr\":\"b\"}}");
+    assertThat(reply.code()).isEqualTo(415);
+    assertThat(reply.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+         "reason":"UnsupportedMediaType","code":415}"""));
+  }
+
+  @Test
+  void serverSideApply_isUnsupportedMediaType_withExplanation() {
+    Reply reply = api.patch(DEPLOYMENT + "?fieldManager=test", "application/apply-patch+yaml",
+        "spec:\n  replicas: 2\n");
+    assertThat(reply.code()).isEqualTo(415);
+    assertThat(reply.json().path("message").asText()).isEqualTo("server-side apply (application/apply-patch+yaml) "
+        + "is not implemented by ctk's fake API server yet: patch deployments.apps with "
+        + "application/merge-patch+json, application/json-patch+json or application/strategic-merge-patch+json, "
+        + "or use envtest mode for server-side apply");
+  }
+
+  @Test
+  void delete_withFinalizers_setsDeletionTimestamp_lastFinalizerRemovalDeletes() {
+    api.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"held\",\"finalizers\":[\"a/x\",\"b/y\"]}}");
+
+    Reply deleted = api.delete(CONFIGMAPS + "/held");
+    assertThat(deleted.code()).isEqualTo(200);
+    assertThat(deleted.json().path("metadata").path("deletionTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
+    assertThat(deleted.json().path("metadata").path("deletionGracePeriodSeconds").asLong()).isZero();
+    assertThat(api.get(CONFIGMAPS + "/held").code()).isEqualTo(200);
+
+    Reply addFinalizer = api.patch(CONFIGMAPS + "/held", "application/merge-patch+json",
+        "{\"metadata\":{\"finalizers\":[\"a/x\",\"b/y\",\"c/z\"]}}");
+    assertThat(addFinalizer.code()).isEqualTo(422);
+    assertThat(addFinalizer.json().path("message").asText()).isEqualTo("ConfigMap \"held\" is invalid: "
+        + "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new "
+        + "finalizers []string{\"c/z\"}");
+
+    api.patch(CONFIGMAPS + "/held", "application/merge-patch+json", "{\"metadata\":{\"finalizers\":[\"b/y\"]}}");
+    assertThat(api.get(CONFIGMAPS + "/held").code()).isEqualTo(200);
+    api.patch(CONFIGMAPS + "/held", "application/json-patch+json",
+        "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]");
+    assertThat(api.get(CONFIGMAPS + "/held").code()).isEqualTo(404);
+  }
+
+  @Test
+  void delete_withoutFinalizers_returnsTheObject_deploymentGenerationKept() {
+    Reply deleted = api.delete(DEPLOYMENT);
+    assertThat(deleted.code()).isEqualTo(200);
+    assertThat(deleted.json().path("kind").asText()).isEqualTo("Deployment");
+    assertThat(deleted.json().path("metadata").path("name").asText()).isEqualTo("web");
+    assertThat(api.get(DEPLOYMENT).code()).isEqualTo(404);
+  }
+
+  @Test
+  void delete_preconditions_conflictWithKubeMessages() {
+    Reply created = api.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"c\"}}");
+    String uid = created.json().path("metadata").path("uid").asText();
+    String rv = created.json().path("metadata").path("resourceVersion").asText();
+
+    Reply wrongUid = api.delete(CONFIGMAPS + "/c", "{\"preconditions\":{\"uid\":\"other\"}}");
+    assertThat(wrongUid.code()).isEqualTo(409);
+    assertThat(wrongUid.json().path("message").asText()).isEqualTo("Operation cannot be fulfilled on configmaps "
+        + "\"c\": Precondition failed: UID in precondition: other, UID in object meta: " + uid);
+
+    Reply wrongRv = api.delete(CONFIGMAPS + "/c", "{\"preconditions\":{\"resourceVersion\":\"1\"}}");
+    assertThat(wrongRv.json().path("message").asText()).isEqualTo("Operation cannot be fulfilled on configmaps "
+        + "\"c\": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: " + rv);
+
+    assertThat(api.delete(CONFIGMAPS + "/c", "{\"preconditions\":{\"uid\":\"" + uid + "\",\"resourceVersion\":\""
+        + rv + "\"}}").code()).isEqualTo(200);
+  }
+
+  @Test
+  void deleteCollection_withLabelSelector_deletesOnlySelected() {
+    api.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"a\",\"labels\":{\"app\":\"x\"}}}");
+    api.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"b\",\"labels\":{\"app\":\"x\"}}}");
+    api.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"c\",\"labels\":{\"app\":\"y\"}}}");
+
+    Reply reply = api.delete(CONFIGMAPS + "?labelSelector=app%3Dx");
+    assertThat(reply.code()).isEqualTo(200);
+    assertThat(reply.json().path("kind").asText()).isEqualTo("ConfigMapList");
+    List<String> deleted = new ArrayList<>();
+    reply.json().path("items").forEach(i -> deleted.add(i.path("metadata").path("name").asText()));
+    assertThat(deleted).containsExactly("a", "b");
+    List<String> left = new ArrayList<>();
+    api.get(CONFIGMAPS).json().path("items").forEach(i -> left.add(i.path("metadata").path("name").asText()));
+    assertThat(left).containsExactly("c");
+  }
+
+  @Test
+  void fabric8_deleteWithLabel_usesTheApi() {
+    cluster.client().apps().deployments().withLabel("app", "web").delete();
+    assertThat(cluster.client().apps().deployments().list().getItems()).isEmpty();
+  }
+
+  @Test
+  void dryRun_validatesButStoresNothing() {
+    String rv = cluster.resourceVersion();
+    Reply reply = api.post(CONFIGMAPS + "?dryRun=All", "{\"metadata\":{\"name\":\"dry\"}}");
+    assertThat(reply.code()).isEqualTo(201);
+    assertThat(reply.json().path("metadata").path("uid").asText()).isNotEmpty();
+    assertThat(api.get(CONFIGMAPS + "/dry").code()).isEqualTo(404);
+    assertThat(cluster.resourceVersion()).isEqualTo(rv);
+  }
+}

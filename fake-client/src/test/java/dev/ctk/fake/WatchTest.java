@@ -1,0 +1,236 @@
+package dev.ctk.fake;
+
+import static dev.ctk.fake.testing.Fixtures.configMap;
+import static dev.ctk.fake.testing.RawApi.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.testing.WatchLines;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Watch semantics over HTTP streaming (what kubectl and client-go use) and websockets (fabric8's default). */
+class WatchTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+
+  private FakeCluster cluster;
+  private RawApi api;
+
+  @BeforeEach
+  void start() {
+    cluster = FakeCluster.builder().withWatchHistoryLimit(5)
+        .withObjects(configMap("existing", Map.of())).build();
+    api = new RawApi(cluster.url());
+  }
+
+  @AfterEach
+  void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void withoutResourceVersion_startsWithAddedForEveryObject_thenLiveEvents() {
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true")) {
+      await().atMost(WAIT).until(() -> watch.summary().size() == 1);
+      cluster.create(configMap("new", Map.of()));
+      cluster.client().configMaps().withName("existing").delete();
+
+      await("ADDED existing, ADDED new, DELETED existing").atMost(WAIT).untilAsserted(() ->
+          assertThat(watch.summary()).containsExactly("ADDED existing", "ADDED new", "DELETED existing"));
+    }
+  }
+
+  @Test
+  void httpStreaming_isChunkedNewlineDelimitedJson() {
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=1&resourceVersion=0")) {
+      await().atMost(WAIT).until(() -> watch.summary().size() == 1);
+      assertThat(watch.status().join()).isEqualTo(200);
+      assertThat(watch.events().get(0).path("type").asText()).isEqualTo("ADDED");
+      assertThat(watch.events().get(0).path("object").path("kind").asText()).isEqualTo("ConfigMap");
+    }
+  }
+
+  @Test
+  void fromResourceVersion_replaysEverythingAfterIt_exactlyOnce() {
+    String rv = cluster.resourceVersion();
+    cluster.create(configMap("one", Map.of()));
+    cluster.create(configMap("two", Map.of()));
+
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + rv)) {
+      cluster.create(configMap("three", Map.of()));
+      await().atMost(WAIT).untilAsserted(() ->
+          assertThat(watch.summary()).containsExactly("ADDED one", "ADDED two", "ADDED three"));
+      List<Long> rvs = watch.events().stream()
+          .map(e -> Long.parseLong(e.path("object").path("metadata").path("resourceVersion").asText())).toList();
+      assertThat(rvs).isSorted().doesNotHaveDuplicates();
+    }
+  }
+
+  @Test
+  void fromResourceVersionOlderThanHistory_sendsGoneErrorAndEnds() {
+    String old = cluster.resourceVersion();
+    for (int i = 0; i < 7; i++) {
+      cluster.create(configMap("cm-" + i, Map.of()));
+    }
+    long oldestKept = Long.parseLong(cluster.resourceVersion()) - 5;
+
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + old)) {
+      await().atMost(WAIT).until(watch::hasEnded);
+      assertThat(watch.events()).hasSize(1);
+      assertThat(watch.events().get(0)).isEqualTo(json("""
+          {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+           "message":"too old resource version: %s (%d)","reason":"Expired","code":410}}"""
+          .formatted(old, oldestKept)));
+    }
+  }
+
+  @Test
+  void labelSelector_objectLeavingTheSelection_isDeleted_enteringIsAdded() {
+    cluster.create(configMap("web", Map.of("app", "web"), Map.of()));
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&labelSelector=app%3Dweb")) {
+      await().atMost(WAIT).until(() -> watch.summary().size() == 1);
+      relabel("web", Map.of("app", "other"));
+      relabel("web", Map.of("app", "web"));
+      cluster.create(configMap("unrelated", Map.of("app", "db"), Map.of()));
+      relabel("web", Map.of("app", "web", "x", "y"));
+
+      await().atMost(WAIT).untilAsserted(() -> assertThat(watch.summary())
+          .containsExactly("ADDED web", "DELETED web", "ADDED web", "MODIFIED web"));
+      assertThat(watch.events().get(1).path("object").path("metadata").path("labels").path("app").asText())
+          .as("DELETED carries the last state that matched").isEqualTo("web");
+    }
+  }
+
+  @Test
+  void fieldSelectorOnName_and_namedWatchUrl_watchOneObject() {
+    try (WatchLines byField = api.watch(CONFIGMAPS + "?watch=true&fieldSelector=metadata.name%3Dexisting");
+        WatchLines legacy = api.watch("/api/v1/watch/namespaces/default/configmaps/existing")) {
+      await().atMost(WAIT).until(() -> byField.summary().size() == 1 && legacy.summary().size() == 1);
+      cluster.create(configMap("other", Map.of()));
+      cluster.client().configMaps().withName("existing").edit(c -> {
+        c.setData(Map.of("k", "v"));
+        return c;
+      });
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(byField.summary()).containsExactly("ADDED existing", "MODIFIED existing");
+        assertThat(legacy.summary()).containsExactly("ADDED existing", "MODIFIED existing");
+      });
+    }
+  }
+
+  @Test
+  void timeoutSeconds_endsTheStream() {
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&timeoutSeconds=1")) {
+      await("the server ends the watch after timeoutSeconds").atMost(WAIT).until(watch::hasEnded);
+      assertThat(watch.summary()).containsExactly("ADDED existing");
+    }
+  }
+
+  @Test
+  void sendInitialEvents_endsInitialStateWithAnnotatedBookmark() {
+    String rv = cluster.resourceVersion();
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&sendInitialEvents=true"
+        + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")) {
+      await().atMost(WAIT).until(() -> watch.summary().size() == 2);
+      assertThat(watch.events().get(1)).isEqualTo(json("""
+          {"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1",
+           "metadata":{"resourceVersion":"%s","annotations":{"k8s.io/initial-events-end":"true"}}}}"""
+          .formatted(rv)));
+    }
+  }
+
+  @Test
+  void badWatchRequests_answerPlainStatus() {
+    RawApi.Reply unknown = api.get("/api/v1/namespaces/default/widgets?watch=true");
+    assertThat(unknown.code()).isEqualTo(404);
+    assertThat(unknown.json().path("message").asText()).isEqualTo("the server could not find the requested resource");
+    RawApi.Reply badSelector = api.get(CONFIGMAPS + "?watch=true&fieldSelector=spec.x%3Dy");
+    assertThat(badSelector.code()).isEqualTo(400);
+    assertThat(badSelector.json().path("message").asText()).isEqualTo("field label not supported: spec.x");
+  }
+
+  @Test
+  void fabric8Watch_overWebsocket_andOverHttp() throws Exception {
+    for (boolean onlyHttp : new boolean[] {false, true}) {
+      List<String> events = new CopyOnWriteArrayList<>();
+      io.fabric8.kubernetes.client.Config config = cluster.clientConfig();
+      config.setOnlyHttpWatches(onlyHttp);
+      try (var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+          Watch w = client.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
+            @Override
+            public void eventReceived(Action action, ConfigMap resource) {
+              events.add(action + " " + resource.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+          })) {
+        String name = onlyHttp ? "via-http" : "via-websocket";
+        cluster.create(configMap(name, Map.of()));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(events).containsExactly("ADDED existing",
+            "ADDED " + name));
+        assertThat(w).isNotNull();
+        cluster.client().configMaps().withName(name).delete();
+      }
+    }
+    List<String> transports = cluster.server().journal().entries().stream()
+        .filter(e -> e.path().equals(CONFIGMAPS) && e.query().contains("watch=true")).map(e -> e.transport())
+        .toList();
+    assertThat(transports).containsExactly("websocket-watch", "http-watch");
+  }
+
+  @Test
+  void concurrentWriters_everyWatcherSeesEveryCommitOnce_inResourceVersionOrder() throws Exception {
+    String start = cluster.resourceVersion();
+    List<WatchLines> watchers = List.of(api.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + start),
+        api.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + start),
+        api.watch("/api/v1/configmaps?watch=true&resourceVersion=" + start));
+    try {
+      for (WatchLines watcher : watchers) {
+        assertThat(watcher.status().get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+      }
+      List<java.util.concurrent.CompletableFuture<Void>> writers = new java.util.ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        writers.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+          for (int i = 0; i < 25; i++) {
+            cluster.create(configMap("w" + writer + "-" + i, Map.of()));
+          }
+        }));
+      }
+      writers.forEach(java.util.concurrent.CompletableFuture::join);
+      long end = Long.parseLong(cluster.resourceVersion());
+      assertThat(end - Long.parseLong(start)).isEqualTo(100);
+      for (WatchLines watcher : watchers) {
+        await("100 events on " + watcher).atMost(WAIT).until(() -> watcher.events().size() >= 100);
+        assertThat(watcher.events()).hasSize(100);
+        List<Long> rvs = watcher.events().stream()
+            .map(e -> Long.parseLong(e.path("object").path("metadata").path("resourceVersion").asText())).toList();
+        assertThat(rvs).isSorted().doesNotHaveDuplicates().first().isEqualTo(Long.parseLong(start) + 1);
+        assertThat(rvs).last().isEqualTo(end);
+      }
+    } finally {
+      watchers.forEach(WatchLines::close);
+    }
+  }
+
+  private void relabel(String name, Map<String, String> labels) {
+    cluster.client().configMaps().withName(name).edit(c -> {
+      c.getMetadata().setLabels(labels);
+      return c;
+    });
+  }
+}

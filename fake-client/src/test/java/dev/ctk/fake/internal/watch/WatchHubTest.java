@@ -1,0 +1,116 @@
+package dev.ctk.fake.internal.watch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.select.LabelSelector;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WatchHubTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String KEY = "/configmaps";
+
+  /** A sink that keeps what it was sent. */
+  private static final class Recording implements WatchSink {
+    final List<String> lines = new ArrayList<>();
+    boolean closed;
+
+    @Override
+    public void send(String eventJson) {
+      lines.add(eventJson);
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+
+    List<String> summary() {
+      List<String> out = new ArrayList<>();
+      for (String line : lines) {
+        JsonNode e = read(line);
+        out.add(e.path("type").asText() + " " + e.path("object").path("metadata").path("name").asText()
+            + e.path("object").path("message").asText(""));
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void replaysRetainedHistoryAfterResourceVersion_thenLive() {
+    WatchHub hub = new WatchHub(3, 0);
+    for (int rv = 1; rv <= 4; rv++) {
+      hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm" + rv, rv), null, rv));
+    }
+    assertThat(hub.historyStart()).isEqualTo(1);
+    Recording sink = new Recording();
+    Watch watch = hub.openFrom(2, filter(), "v1", sink);
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm5", 5), null, 5));
+    hub.publish(new WatchEvent("apps/deployments", WatchEvent.ADDED, object("other", 6), null, 6));
+
+    assertThat(sink.summary()).containsExactly("ADDED cm3", "ADDED cm4", "ADDED cm5");
+    watch.close();
+    assertThat(sink.closed).isTrue();
+    assertThat(hub.openWatches()).isEmpty();
+  }
+
+  @Test
+  void tooOldResourceVersion_sendsExpiredErrorAndCloses() {
+    WatchHub hub = new WatchHub(2, 0);
+    for (int rv = 1; rv <= 5; rv++) {
+      hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm" + rv, rv), null, rv));
+    }
+    Recording sink = new Recording();
+    Watch watch = hub.openFrom(2, filter(), "v1", sink);
+    assertThat(watch.isClosed()).isTrue();
+    assertThat(sink.closed).isTrue();
+    assertThat(read(sink.lines.get(0))).isEqualTo(read("""
+        {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"too old resource version: 2 (3)","reason":"Expired","code":410}}"""));
+    assertThat(hub.openFrom(3, filter(), "v1", new Recording()).isClosed()).isFalse();
+  }
+
+  @Test
+  void synthetic_reachesOnlyMatchingOpenWatches_andIsNotRecorded() {
+    WatchHub hub = new WatchHub(10, 0);
+    Recording all = new Recording();
+    Recording labelled = new Recording();
+    hub.openWithInitialState(filter(), "v1", all, List.of(), null);
+    hub.openWithInitialState(new WatchFilter(KEY, null, LabelSelector.parse("app=web"), null), "v1", labelled,
+        List.of(), null);
+
+    hub.emitSynthetic(KEY, WatchEvent.MODIFIED, object("ghost", 9));
+    Recording later = new Recording();
+    hub.openFrom(0, filter(), "v1", later);
+
+    assertThat(all.summary()).containsExactly("MODIFIED ghost");
+    assertThat(labelled.summary()).isEmpty();
+    assertThat(later.summary()).isEmpty();
+  }
+
+  private static WatchFilter filter() {
+    return new WatchFilter(KEY, null, LabelSelector.everything(), null);
+  }
+
+  private static ObjectNode object(String name, long rv) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("apiVersion", "v1").put("kind", "ConfigMap");
+    o.putObject("metadata").put("name", name).put("namespace", "default").put("resourceVersion", Long.toString(rv));
+    return o;
+  }
+
+  private static JsonNode read(String s) {
+    try {
+      return JSON.readTree(s);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

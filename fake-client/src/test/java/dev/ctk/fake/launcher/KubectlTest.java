@@ -1,0 +1,189 @@
+package dev.ctk.fake.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ctk.fake.FakeCluster;
+import dev.ctk.fake.FakeClusterInternals;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kubectl against the launcher: get, apply (create, then a strategic merge patch for a built-in kind and a JSON
+ * merge patch for a custom resource), delete and {@code get -w} over HTTP streaming. Skipped when kubectl is not on
+ * the PATH.
+ */
+class KubectlTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  @TempDir
+  Path dir;
+
+  private FakeCluster cluster;
+  private Path kubeconfig;
+  private String kubectl;
+
+  @BeforeEach
+  void start() {
+    Optional<Path> found = onPath("kubectl");
+    Assumptions.assumeTrue(found.isPresent(), "kubectl is not on the PATH; install kubectl to run this test");
+    kubectl = found.get().toString();
+    kubeconfig = dir.resolve("kubeconfig");
+    FakeApiServerMain.Launch launch = FakeApiServerMain.launch(new String[] {"--port", "0", "--kubeconfig",
+        kubeconfig.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        System.err);
+    cluster = launch.cluster();
+  }
+
+  @AfterEach
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void getApplyDelete() throws Exception {
+    assertThat(run("get", "namespaces", "-o", "name")).isEqualTo("namespace/default\nnamespace/kube-node-lease\n"
+        + "namespace/kube-public\nnamespace/kube-system\n");
+
+    Path deployment = Files.writeString(dir.resolve("deploy.yaml"), deploymentYaml("nginx:1"));
+    assertThat(run("apply", "-f", deployment.toString())).isEqualTo("deployment.apps/web created\n");
+    Files.writeString(deployment, deploymentYaml("nginx:2"));
+    assertThat(run("apply", "-f", deployment.toString())).isEqualTo("deployment.apps/web configured\n");
+    assertThat(run("get", "deployment", "web", "-o",
+        "jsonpath={.spec.template.spec.containers[*].image} {.metadata.generation}"))
+        .isEqualTo("nginx:2 envoy:1 2");
+    assertThat(FakeClusterInternals.journal(cluster).entries()).anySatisfy(e -> {
+      assertThat(e.method()).isEqualTo("PATCH");
+      assertThat(e.path()).isEqualTo("/apis/apps/v1/namespaces/default/deployments/web");
+      assertThat(e.code()).isEqualTo(200);
+    });
+
+    Path crd = Path.of(getClass().getResource("/crds/network-crd.yaml").toURI());
+    assertThat(run("apply", "-f", crd.toString()))
+        .isEqualTo("customresourcedefinition.apiextensions.k8s.io/networks.samplecrd.k8s.io created\n");
+    Path network = Files.writeString(dir.resolve("net.yaml"), networkYaml("10.0.0.1"));
+    assertThat(run("apply", "-f", network.toString())).isEqualTo("network.samplecrd.k8s.io/net-a created\n");
+    Files.writeString(network, networkYaml("10.0.0.254"));
+    assertThat(run("apply", "-f", network.toString())).isEqualTo("network.samplecrd.k8s.io/net-a configured\n");
+    assertThat(run("get", "net", "net-a", "-o", "jsonpath={.spec.gateway}")).isEqualTo("10.0.0.254");
+
+    assertThat(run("delete", "-f", deployment.toString())).isEqualTo("deployment.apps \"web\" deleted\n");
+    assertThat(run("get", "deployments", "-o", "name")).isEmpty();
+  }
+
+  @Test
+  void getWatch_streamsEventsOverHttp() throws Exception {
+    ProcessBuilder watchCommand = new ProcessBuilder(kubectl, "get", "configmaps", "--watch",
+        "--output-watch-events", "-o", "jsonpath={.type} {.object.metadata.name}{\"\\n\"}").redirectErrorStream(true);
+    watchCommand.environment().put("KUBECONFIG", kubeconfig.toString());
+    Process watch = watchCommand.start();
+    List<String> lines = new CopyOnWriteArrayList<>();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = out.readLine()) != null) {
+          lines.add(line);
+        }
+      } catch (IOException e) {
+        lines.add("read failed: " + e);
+      }
+    });
+    reader.setDaemon(true);
+    try {
+      reader.start();
+      await("kubectl get -w opened its watch").atMost(WAIT).until(() -> FakeClusterInternals.journal(cluster).entries()
+          .stream().anyMatch(e -> e.transport().equals("http-watch")));
+      Path cm = Files.writeString(dir.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w\n");
+      run("apply", "-f", cm.toString());
+      run("delete", "configmap", "w");
+      await("kubectl printed both events").atMost(WAIT).untilAsserted(() -> assertThat(lines)
+          .containsExactly("ADDED w", "DELETED w"));
+    } finally {
+      watch.destroy();
+      watch.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private String run(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(kubectl);
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("KUBECONFIG", kubeconfig.toString());
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl %s finished", args[0]).isTrue();
+    assertThat(process.exitValue()).as("kubectl %s exit code; output:%n%s", String.join(" ", args), output)
+        .isZero();
+    return output;
+  }
+
+  private static String deploymentYaml(String image) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: web
+        spec:
+          selector:
+            matchLabels: {app: web}
+          template:
+            metadata:
+              labels: {app: web}
+            spec:
+              containers:
+              - name: main
+                image: %s
+              - name: sidecar
+                image: envoy:1
+        """.formatted(image);
+  }
+
+  private static String networkYaml(String gateway) {
+    return """
+        apiVersion: samplecrd.k8s.io/v1
+        kind: Network
+        metadata:
+          name: net-a
+        spec:
+          cidr: 10.0.0.0/24
+          gateway: %s
+        """.formatted(gateway);
+  }
+
+  private static Optional<Path> onPath(String program) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String entry : path.split(File.pathSeparator)) {
+      Path candidate = Path.of(entry, program);
+      if (Files.isExecutable(candidate)) {
+        return Optional.of(candidate);
+      }
+    }
+    return Optional.empty();
+  }
+}

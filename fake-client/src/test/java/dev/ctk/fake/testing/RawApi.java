@@ -1,0 +1,93 @@
+package dev.ctk.fake.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Plain HTTP calls against a fake cluster, to check exact status codes and bodies. */
+public final class RawApi {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String baseUrl;
+  private final HttpClient http = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5))
+      .build();
+
+  public RawApi(String baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  /** A response: status code, content type and body. */
+  public record Reply(int code, String contentType, String body) {
+    public JsonNode json() {
+      return RawApi.json(body);
+    }
+  }
+
+  public Reply get(String path) {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  public Reply post(String path, String json) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  public Reply put(String path, String json) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  public Reply patch(String path, String contentType, String body) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  public Reply delete(String path) {
+    return send(HttpRequest.newBuilder(uri(path)).DELETE());
+  }
+
+  public Reply delete(String path, String deleteOptions) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .method("DELETE", HttpRequest.BodyPublishers.ofString(deleteOptions)));
+  }
+
+  /** Opens an HTTP-streaming watch; lines are collected in the background. */
+  public WatchLines watch(String pathWithQuery) {
+    return new WatchLines(http, uri(pathWithQuery));
+  }
+
+  public static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("not JSON: " + text, e);
+    }
+  }
+
+  private URI uri(String path) {
+    return URI.create(baseUrl + path);
+  }
+
+  private Reply send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(10)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+          response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
