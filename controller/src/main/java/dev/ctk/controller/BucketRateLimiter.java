@@ -15,7 +15,7 @@ final class BucketRateLimiter<K> implements RateLimiter<K> {
   private long last;
 
   BucketRateLimiter(double qps, int burst, TimeSource time) {
-    Objects.requireNonNull(time, "time");
+    Objects.requireNonNull(time, "RateLimiter.bucket: time is null");
     if (!(qps > 0) || Double.isInfinite(qps) || burst < 1) {
       throw new IllegalArgumentException("Invalid bucket rate limiter: qps " + qps + ", burst "
           + burst + ". Expected qps > 0 (finite) and burst >= 1, e.g. bucket(10, 100, time).");

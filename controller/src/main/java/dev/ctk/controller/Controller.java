@@ -20,6 +20,17 @@ import org.slf4j.LoggerFactory;
  * backoff; {@link Result#requeue()} and a thrown exception re-add it with the rate limiter's backoff;
  * {@link Result#requeueAfter} forgets its backoff and re-adds it after the delay.
  *
+ * <p>Failures of user code never stop the controller: an exception or {@link Error} (such as a
+ * failed assertion) thrown by the reconciler is an {@link ReconcileOutcome#ERROR} retried with
+ * backoff; one thrown by an event handler, a predicate or a listener is logged and ignored. Only a
+ * {@link VirtualMachineError} (out of memory, stack overflow) ends the worker thread it hit, after the
+ * key was recorded and marked done; {@link #isRunning()} then turns false.
+ *
+ * <p><b>Informers shared by controllers.</b> The controller that starts an informer (because it was
+ * not running at {@link #start()}) owns it and stops it on {@link #close()}, even if another
+ * controller still watches it: there is no reference counting. To share an informer, start it
+ * yourself before starting the controllers and stop it after closing them.
+ *
  * <pre>{@code
  * SharedIndexInformer<ConfigMap> configMaps = client.configMaps().inNamespace("default").inform();
  * try (Controller controller = Controller.builder("cm")
@@ -37,7 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class Controller implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
-  private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(1);
 
   private final String name;
   private final List<InformerSource<?>> sources;
@@ -52,6 +62,8 @@ public final class Controller implements AutoCloseable {
 
   private final Object lifecycle = new Object();
   private final List<Thread> workers = new ArrayList<>();
+  private final List<ReconcileWorker> loops = new ArrayList<>();
+  private volatile String shutdownWarning;
   private volatile boolean started;
   private volatile boolean running;
   private volatile boolean closed;
@@ -101,12 +113,15 @@ public final class Controller implements AutoCloseable {
    * timeout) until every informer has synced, then starts the worker threads
    * {@code ctk-<name>-worker-1..N}. Events that arrive before the workers start are queued.
    *
+   * <p>Any failure closes the controller before it propagates: no event handler stays registered and
+   * no informer it started keeps running. An {@link Error} thrown by an informer propagates as is.
+   *
    * @return this controller
    * @throws CacheSyncTimeoutException if the caches did not sync in time, or an informer failed to
    *     start; the controller is then closed
    * @throws IllegalStateException if called twice, or after {@link #close()}
-   * @throws CtkException if an informer cannot be started (e.g. it was stopped), or the controller
-   *     was closed or the thread interrupted while waiting for the caches
+   * @throws CtkException if an informer refuses the event handler or cannot be started (e.g. it was
+   *     stopped), or the controller was closed or the thread interrupted while waiting for the caches
    */
   public Controller start() {
     CacheSync sync;
@@ -117,32 +132,21 @@ public final class Controller implements AutoCloseable {
             + "new one with Controller.builder(\"" + name + "\") to run it again.");
       }
       started = true;
-      for (InformerSource<?> source : sources) {
-        source.register(queue, name);
-      }
-      for (InformerSource<?> source : sources) {
-        try {
-          source.startIfNotRunning();
-        } catch (RuntimeException e) {
-          closeQuietly();
-          throw new CtkException("Controller \"" + name + "\" could not start its " + source.kind()
-              + " informer: " + e.getMessage() + ". Fix: pass an informer that is running or was "
-              + "never started (a stopped informer cannot be restarted).", e);
-        }
-      }
+      registerAndStartInformers();
       sync = new CacheSync(name, sources, cacheSyncTimeout);
     }
     boolean synced;
     try {
       synced = sync.await(() -> closed);
     } catch (CacheSyncTimeoutException e) {
-      closeQuietly();
+      closeAfterFailedStart(e);
       throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      closeQuietly();
-      throw new CtkException("Controller \"" + name + "\" could not start: interrupted while "
-          + "waiting for informer caches to sync. The controller was closed.", e);
+      CtkException failure = new CtkException("Controller \"" + name + "\" could not start: "
+          + "interrupted while waiting for informer caches to sync. The controller was closed.", e);
+      closeAfterFailedStart(failure);
+      throw failure;
     }
     synchronized (lifecycle) {
       if (!synced || closed) {
@@ -150,10 +154,10 @@ public final class Controller implements AutoCloseable {
             + "waiting for informer caches to sync.");
       }
       for (int i = 1; i <= workerCount; i++) {
-        Thread worker = new Thread(
-            new ReconcileWorker(name, queue, reconciler, time, log, listeners),
-            "ctk-" + name + "-worker-" + i);
+        ReconcileWorker loop = new ReconcileWorker(name, queue, reconciler, time, log, listeners);
+        Thread worker = new Thread(loop, "ctk-" + name + "-worker-" + i);
         worker.setDaemon(true);
+        loops.add(loop);
         workers.add(worker);
       }
       workers.forEach(Thread::start);
@@ -161,6 +165,41 @@ public final class Controller implements AutoCloseable {
     }
     LOG.debug("Controller \"{}\" started with {} workers", name, workerCount);
     return this;
+  }
+
+  /**
+   * Registers every event handler and starts every informer that is not running; on any failure
+   * (even an {@link Error}) closes the controller, so no handler stays registered and no informer it
+   * started keeps running. Called holding the lifecycle lock.
+   */
+  private void registerAndStartInformers() {
+    InformerSource<?> current = null;
+    boolean registering = true;
+    try {
+      for (InformerSource<?> source : sources) {
+        current = source;
+        source.register(queue, name);
+      }
+      registering = false;
+      for (InformerSource<?> source : sources) {
+        current = source;
+        source.startIfNotRunning();
+      }
+    } catch (Throwable e) {
+      closeAfterFailedStart(e);
+      if (!(e instanceof RuntimeException)) {
+        throw e;
+      }
+      if (registering) {
+        throw new CtkException("Controller \"" + name + "\" could not start: adding its event "
+            + "handler to the " + current.kind() + " informer failed: " + e
+            + ". The controller was closed. Fix: pass a fabric8 SharedIndexInformer that accepts "
+            + "event handlers (e.g. from client.resources(..).inform() or runnableInformer(..)).", e);
+      }
+      throw new CtkException("Controller \"" + name + "\" could not start its " + current.kind()
+          + " informer: " + e.getMessage() + ". The controller was closed. Fix: pass an informer "
+          + "that is running or was never started (a stopped informer cannot be restarted).", e);
+    }
   }
 
   /**
@@ -173,12 +212,18 @@ public final class Controller implements AutoCloseable {
   }
 
   /**
-   * Whether the workers run: {@link #start()} succeeded and {@link #close()} was not called.
+   * Whether the workers run: {@link #start()} succeeded, {@link #close()} was not called, and no
+   * worker thread ended on a {@link VirtualMachineError}.
    *
    * @return {@code true} while running
    */
   public boolean isRunning() {
-    return running && !closed;
+    if (!running || closed) {
+      return false;
+    }
+    synchronized (lifecycle) {
+      return workers.stream().allMatch(Thread::isAlive);
+    }
   }
 
   /**
@@ -226,7 +271,7 @@ public final class Controller implements AutoCloseable {
    * @return an immutable list, empty if the key was never reconciled (or its records were dropped)
    */
   public List<ReconcileRecord> reconcileLog(ObjectKey key) {
-    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(key, "Controller.reconcileLog: key is null");
     return log.records().stream().filter(r -> r.key().equals(key)).toList();
   }
 
@@ -236,68 +281,86 @@ public final class Controller implements AutoCloseable {
    * @param listener the listener
    */
   public void addReconcileListener(ReconcileListener listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
+    listeners.add(Objects.requireNonNull(listener,
+        "Controller.addReconcileListener: listener is null"));
   }
 
   /**
    * Stops the controller: removes the event handlers it added, shuts the work queue down (keys waiting
    * on a delay are dropped; keys already queued are still reconciled, as in controller-runtime), waits
    * for the keys in flight and joins the workers (at most the shutdown timeout, real time, then it
-   * interrupts them), and stops the informers it started. Idempotent. Afterwards no thread of this
-   * controller remains, unless a reconcile ignores interrupts (it is then logged).
+   * interrupts them and waits about a second more), and stops the informers it started (even if
+   * another controller still watches them). Idempotent. Afterwards no thread of this controller
+   * remains, unless a reconcile ignores interrupts (it is then logged, with the fix).
+   *
+   * <p>Called from inside a reconcile (on a worker thread of this controller), it waits for the other
+   * keys in flight but not for the caller's own, and does not join the caller's thread: that worker
+   * ends once its reconcile returns. If the closing thread is interrupted, the workers still running
+   * are interrupted at once and joined for about a second; the interrupt flag is kept.
    */
   @Override
   public void close() {
     List<Thread> toJoin;
+    List<ReconcileWorker> loopsToJoin;
     synchronized (lifecycle) {
       if (closed) {
         return;
       }
       closed = true;
       running = false;
-      sources.forEach(InformerSource::unregister);
+      sources.forEach(source -> quietly("remove its event handler from the " + source.kind()
+          + " informer", source::unregister));
       toJoin = List.copyOf(workers);
+      loopsToJoin = List.copyOf(loops);
     }
+    ObjectKey ownKey = loopsToJoin.stream().filter(l -> l.thread() == Thread.currentThread())
+        .findFirst().map(ReconcileWorker::currentKey).orElse(null);
     TimeSource realTime = TimeSource.system();
     long deadline = realTime.nanoTime() + SystemTimeSource.saturatedNanos(shutdownTimeout);
-    boolean drained = queue.shutDownWithDrain(shutdownTimeout);
-    boolean interrupted = false;
+    boolean drained = queue.shutDownWithDrain(shutdownTimeout, ownKey);
+    List<String> stuck = new ArrayList<>(queue.stats().inFlightKeys());
+    if (ownKey != null) {
+      stuck.remove(ownKey.toString());
+    }
+    boolean interrupted = Thread.interrupted();
     try {
-      for (Thread worker : toJoin) {
-        if (worker == Thread.currentThread()) {
-          continue;
-        }
-        long remainingMillis = Math.max(1, (deadline - realTime.nanoTime()) / 1_000_000);
-        worker.join(remainingMillis);
-        if (worker.isAlive()) {
-          worker.interrupt();
-          worker.join(INTERRUPT_GRACE.toMillis());
-        }
-        if (worker.isAlive()) {
-          LOG.warn("Controller \"{}\": worker {} did not stop within {} (its reconcile ignores "
-              + "interrupts); it is a daemon thread and is left behind", name, worker.getName(),
-              Durations.format(shutdownTimeout.plus(INTERRUPT_GRACE)));
-        }
-      }
-    } catch (InterruptedException e) {
-      interrupted = true;
+      interrupted |= WorkerShutdown.join(name, toJoin, loopsToJoin, deadline, interrupted);
     } finally {
-      sources.forEach(InformerSource::stopIfOwned);
+      sources.forEach(source -> quietly("stop the " + source.kind() + " informer it started",
+          source::stopIfOwned));
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
-    if (!drained) {
-      LOG.warn("Controller \"{}\": keys were still in flight after {}", name,
-          Durations.format(shutdownTimeout));
+    if (!drained && !stuck.isEmpty()) {
+      shutdownWarning = WorkerShutdown.stuckKeysWarning(name, interrupted, shutdownTimeout, stuck);
+      LOG.warn(shutdownWarning);
     }
   }
 
-  private void closeQuietly() {
+  /** What close() warned about keys still in flight, or null: for tests in this package. */
+  String shutdownWarning() {
+    return shutdownWarning;
+  }
+
+  private void closeAfterFailedStart(Throwable cause) {
     try {
       close();
-    } catch (RuntimeException e) {
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      cause.addSuppressed(e);
       LOG.warn("Controller \"{}\": cleaning up after a failed start failed", name, e);
+    }
+  }
+
+  private void quietly(String what, Runnable step) {
+    try {
+      step.run();
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      LOG.warn("Controller \"{}\": close() could not {}; it goes on closing", name, what, e);
     }
   }
 
@@ -334,7 +397,7 @@ public final class Controller implements AutoCloseable {
     private boolean built;
 
     private Builder(String name) {
-      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(name, "Controller.builder: name is null");
       if (name.isBlank()) {
         throw new IllegalArgumentException("A controller name must not be blank: it names the work "
             + "queue and the worker threads. Use e.g. Controller.builder(\"nginx-service\").");
@@ -355,8 +418,17 @@ public final class Controller implements AutoCloseable {
     @SafeVarargs
     public final <T extends HasMetadata> Builder watch(SharedIndexInformer<T> informer,
         EventHandler<T> handler, EventPredicate<T>... predicates) {
-      Objects.requireNonNull(informer, "informer");
-      Objects.requireNonNull(handler, "handler");
+      Objects.requireNonNull(informer, () -> "Controller.Builder.watch: informer is null "
+          + "(controller \"" + name + "\")");
+      Objects.requireNonNull(handler, () -> "Controller.Builder.watch: handler is null (controller "
+          + "\"" + name + "\"). Use e.g. EventHandlers.enqueueObject().");
+      Objects.requireNonNull(predicates, () -> "Controller.Builder.watch: predicates is null "
+          + "(controller \"" + name + "\")");
+      for (int i = 0; i < predicates.length; i++) {
+        int index = i;
+        Objects.requireNonNull(predicates[i], () -> "Controller.Builder.watch: predicate "
+            + (index + 1) + " of " + predicates.length + " is null (controller \"" + name + "\")");
+      }
       sources.add(new InformerSource<>(informer, handler, List.of(predicates)));
       return this;
     }
@@ -368,7 +440,8 @@ public final class Controller implements AutoCloseable {
      * @return this builder
      */
     public Builder withReconciler(Reconciler reconciler) {
-      this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+      this.reconciler = Objects.requireNonNull(reconciler,
+          "Controller.Builder.withReconciler: reconciler is null");
       return this;
     }
 
@@ -391,7 +464,7 @@ public final class Controller implements AutoCloseable {
      * @return this builder
      */
     public Builder withTimeSource(TimeSource time) {
-      this.time = Objects.requireNonNull(time, "time");
+      this.time = Objects.requireNonNull(time, "Controller.Builder.withTimeSource: time is null");
       return this;
     }
 
@@ -403,7 +476,8 @@ public final class Controller implements AutoCloseable {
      * @return this builder
      */
     public Builder withRateLimiter(RateLimiter<ObjectKey> rateLimiter) {
-      this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+      this.rateLimiter = Objects.requireNonNull(rateLimiter,
+          "Controller.Builder.withRateLimiter: rateLimiter is null");
       return this;
     }
 
@@ -453,7 +527,8 @@ public final class Controller implements AutoCloseable {
      * @return this builder
      */
     public Builder addReconcileListener(ReconcileListener listener) {
-      listeners.add(Objects.requireNonNull(listener, "listener"));
+      listeners.add(Objects.requireNonNull(listener,
+          "Controller.Builder.addReconcileListener: listener is null"));
       return this;
     }
 
@@ -485,7 +560,7 @@ public final class Controller implements AutoCloseable {
     }
 
     private static Duration positive(Duration timeout, String method) {
-      Objects.requireNonNull(timeout, "timeout");
+      Objects.requireNonNull(timeout, () -> "Controller.Builder." + method + ": timeout is null");
       if (timeout.isZero() || timeout.isNegative()) {
         throw new IllegalArgumentException(method + "(" + timeout + "): the timeout must be "
             + "positive.");

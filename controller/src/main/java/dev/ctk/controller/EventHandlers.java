@@ -9,7 +9,8 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The usual {@link EventHandler}s: queue the object itself, its owner, or keys computed by a function.
+ * The usual {@link EventHandler}s: queue the object itself, its owner (namespaced or cluster-scoped),
+ * or keys computed by a function.
  *
  * <pre>{@code
  * Controller.builder("replicaset-labeller")
@@ -35,10 +36,18 @@ public final class EventHandlers {
   }
 
   /**
-   * Queues the key of the object's owners of one kind: for each matching entry of
+   * Queues the key of the object's owners of one namespaced kind: for each matching entry of
    * {@code metadata.ownerReferences}, the key (object's namespace, owner's name). An object with no
-   * matching owner queues nothing. Owners in other namespaces cannot be expressed by owner references,
-   * so the object's namespace is always used (or none for a cluster-scoped object).
+   * matching owner queues nothing. An owner reference names no namespace: a namespaced owner lives in
+   * its dependent's namespace, so the object's namespace is used (none for a cluster-scoped object).
+   *
+   * <p>For a cluster-scoped owner of a namespaced object (a Pod owned by a Node, anything owned by a
+   * Namespace or a cluster-scoped custom resource) this key would wrongly carry the object's
+   * namespace: use {@link #enqueueClusterScopedOwner} instead.
+   *
+   * <pre>{@code
+   * .watch(pods, EventHandlers.enqueueOwner("apps", "ReplicaSet", true))   // default/web-7d4f
+   * }</pre>
    *
    * @param ownerApiGroup the owner's API group: {@code ""} for the core group, {@code "apps"}, ...
    * @param ownerKind the owner's kind, e.g. {@code "ReplicaSet"}
@@ -49,19 +58,51 @@ public final class EventHandlers {
    */
   public static <T extends HasMetadata> EventHandler<T> enqueueOwner(String ownerApiGroup,
       String ownerKind, boolean onlyController) {
-    Objects.requireNonNull(ownerApiGroup, "ownerApiGroup (use \"\" for the core group)");
-    Objects.requireNonNull(ownerKind, "ownerKind");
+    Objects.requireNonNull(ownerApiGroup,
+        "EventHandlers.enqueueOwner: ownerApiGroup is null (use \"\" for the core group)");
+    Objects.requireNonNull(ownerKind, "EventHandlers.enqueueOwner: ownerKind is null");
+    return owners(ownerApiGroup, ownerKind, onlyController, true);
+  }
+
+  /**
+   * Queues the key of the object's owners of one cluster-scoped kind: for each matching entry of
+   * {@code metadata.ownerReferences}, the key with no namespace and the owner's name, whatever the
+   * object's namespace. Use it when the owner is cluster-scoped: a Node, a Namespace, a ClusterRole,
+   * a cluster-scoped custom resource.
+   *
+   * <pre>{@code
+   * .watch(pods, EventHandlers.enqueueClusterScopedOwner("", "Node", false))   // node-1
+   * }</pre>
+   *
+   * @param ownerApiGroup the owner's API group: {@code ""} for the core group, ...
+   * @param ownerKind the owner's kind, e.g. {@code "Node"}
+   * @param onlyController {@code true} to follow only the owner reference marked
+   *     {@code controller: true}
+   * @param <T> the object type
+   * @return the handler
+   */
+  public static <T extends HasMetadata> EventHandler<T> enqueueClusterScopedOwner(
+      String ownerApiGroup, String ownerKind, boolean onlyController) {
+    Objects.requireNonNull(ownerApiGroup, "EventHandlers.enqueueClusterScopedOwner: ownerApiGroup "
+        + "is null (use \"\" for the core group)");
+    Objects.requireNonNull(ownerKind, "EventHandlers.enqueueClusterScopedOwner: ownerKind is null");
+    return owners(ownerApiGroup, ownerKind, onlyController, false);
+  }
+
+  private static <T extends HasMetadata> EventHandler<T> owners(String ownerApiGroup,
+      String ownerKind, boolean onlyController, boolean inObjectNamespace) {
     return object -> {
       if (object.getMetadata() == null || object.getMetadata().getOwnerReferences() == null) {
         return List.of();
       }
+      String namespace = inObjectNamespace ? object.getMetadata().getNamespace() : null;
       List<ObjectKey> keys = new ArrayList<>(1);
       for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
         if (ownerKind.equals(owner.getKind())
             && ownerApiGroup.equals(groupOf(owner.getApiVersion()))
             && (!onlyController || Boolean.TRUE.equals(owner.getController()))
             && owner.getName() != null && !owner.getName().isEmpty()) {
-          keys.add(ObjectKey.of(object.getMetadata().getNamespace(), owner.getName()));
+          keys.add(ObjectKey.of(namespace, owner.getName()));
         }
       }
       return keys;
@@ -77,7 +118,7 @@ public final class EventHandlers {
    */
   public static <T extends HasMetadata> EventHandler<T> enqueueMapped(
       Function<T, Collection<ObjectKey>> mapper) {
-    Objects.requireNonNull(mapper, "mapper");
+    Objects.requireNonNull(mapper, "EventHandlers.enqueueMapped: mapper is null");
     return object -> {
       Collection<ObjectKey> keys = mapper.apply(object);
       return keys == null ? List.of() : keys;

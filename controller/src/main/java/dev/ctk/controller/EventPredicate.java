@@ -99,11 +99,17 @@ public interface EventPredicate<T extends HasMetadata> {
    * Events pass only for objects whose labels contain every entry of {@code matchLabels}; an update
    * passes if the old or the new object matches (so a controller sees an object leave the selection).
    *
+   * <p><b>Differs from controller-runtime</b>, whose {@code LabelSelectorPredicate} checks only the
+   * new object of an update: there, an object whose labels stop matching is never reconciled for that
+   * change. Here it is, once. Combine with {@code not(..)} or write a predicate to get the
+   * new-object-only behaviour.
+   *
    * @param matchLabels the labels to match, like a label selector's {@code matchLabels}
    * @param <T> the object type
    * @return the predicate
    */
   static <T extends HasMetadata> EventPredicate<T> labelSelector(Map<String, String> matchLabels) {
+    Objects.requireNonNull(matchLabels, "EventPredicate.labelSelector: matchLabels is null");
     Map<String, String> wanted = Map.copyOf(matchLabels);
     return new EventPredicate<>() {
       private boolean matches(T object) {
@@ -142,7 +148,7 @@ public interface EventPredicate<T extends HasMetadata> {
    * @return the combined predicate
    */
   default EventPredicate<T> and(EventPredicate<T> other) {
-    Objects.requireNonNull(other, "other");
+    Objects.requireNonNull(other, "EventPredicate.and: other is null");
     EventPredicate<T> self = this;
     return new EventPredicate<>() {
       @Override
@@ -169,7 +175,7 @@ public interface EventPredicate<T extends HasMetadata> {
    * @return the combined predicate
    */
   default EventPredicate<T> or(EventPredicate<T> other) {
-    Objects.requireNonNull(other, "other");
+    Objects.requireNonNull(other, "EventPredicate.or: other is null");
     EventPredicate<T> self = this;
     return new EventPredicate<>() {
       @Override
@@ -197,7 +203,7 @@ public interface EventPredicate<T extends HasMetadata> {
    * @return the negated predicate
    */
   static <T extends HasMetadata> EventPredicate<T> not(EventPredicate<T> predicate) {
-    Objects.requireNonNull(predicate, "predicate");
+    Objects.requireNonNull(predicate, "EventPredicate.not: predicate is null");
     return new EventPredicate<>() {
       @Override
       public boolean onAdd(T object) {

@@ -13,8 +13,8 @@ final class ExponentialRateLimiter<K> implements RateLimiter<K> {
   private final ConcurrentMap<K, Integer> failures = new ConcurrentHashMap<>();
 
   ExponentialRateLimiter(Duration base, Duration max) {
-    Objects.requireNonNull(base, "base");
-    Objects.requireNonNull(max, "max");
+    Objects.requireNonNull(base, "RateLimiter.exponential: base is null");
+    Objects.requireNonNull(max, "RateLimiter.exponential: max is null");
     if (base.isNegative() || base.isZero() || max.compareTo(base) < 0) {
       throw new IllegalArgumentException("Invalid exponential rate limiter: base " + base + ", max "
           + max + ". Expected 0 < base <= max, e.g. exponential(Duration.ofMillis(5), "

@@ -123,7 +123,9 @@ final class InformerSource<T extends HasMetadata> {
         if (predicates.stream().allMatch(p -> p.onAdd(object))) {
           enqueue(handler.keysFor(object));
         }
-      } catch (RuntimeException e) {
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
         failed("add", object, e);
       }
     }
@@ -139,7 +141,9 @@ final class InformerSource<T extends HasMetadata> {
           keys.addAll(handler.keysFor(newObject));
           enqueue(keys);
         }
-      } catch (RuntimeException e) {
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
         failed("update", newObject, e);
       }
     }
@@ -150,7 +154,9 @@ final class InformerSource<T extends HasMetadata> {
         if (predicates.stream().allMatch(p -> p.onDelete(object))) {
           enqueue(handler.keysFor(object));
         }
-      } catch (RuntimeException e) {
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
         failed("delete", object, e);
       }
     }
@@ -159,16 +165,18 @@ final class InformerSource<T extends HasMetadata> {
       keys.forEach(queue::add);
     }
 
-    private void failed(String event, T object, RuntimeException e) {
+    /** Any failure, even an Error such as a failed assertion, drops only this event. */
+    private void failed(String event, T object, Throwable e) {
       LOG.warn("Controller \"{}\": the event handler or a predicate failed on the {} event of {} {}; "
-          + "the event queued nothing", controllerName, event, kind(), keyOrUnknown(object), e);
+          + "the event queued nothing (or only the keys before the failure) and the controller goes "
+          + "on", controllerName, event, kind(), keyOrUnknown(object), e);
     }
   }
 
   private static String keyOrUnknown(HasMetadata object) {
     try {
       return ObjectKey.of(object).toString();
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException e) {
       return "<no name>";
     }
   }

@@ -2,6 +2,7 @@ package dev.ctk.controller;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Decides how long a work-queue item waits before its next retry, as client-go's rate limiters do.
@@ -82,6 +83,12 @@ public interface RateLimiter<K> {
    */
   @SafeVarargs
   static <K> RateLimiter<K> maxOf(RateLimiter<K>... limiters) {
+    Objects.requireNonNull(limiters, "RateLimiter.maxOf: limiters is null");
+    for (int i = 0; i < limiters.length; i++) {
+      int index = i;
+      Objects.requireNonNull(limiters[i], () -> "RateLimiter.maxOf: limiter " + (index + 1)
+          + " of " + limiters.length + " is null");
+    }
     return new MaxOfRateLimiter<>(List.of(limiters));
   }
 
@@ -94,6 +101,7 @@ public interface RateLimiter<K> {
    * @return the limiter
    */
   static <K> RateLimiter<K> defaultControllerRateLimiter(TimeSource time) {
+    Objects.requireNonNull(time, "RateLimiter.defaultControllerRateLimiter: time is null");
     return maxOf(exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100, time));
   }
 }

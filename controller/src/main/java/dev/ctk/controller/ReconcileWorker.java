@@ -9,7 +9,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The loop of one worker thread: take a key, reconcile it, act on the result as controller-runtime
- * does, record it, mark it done.
+ * does, record it, tell the listeners, mark it done.
+ *
+ * <p>Order per key: the queue action (forget, addAfter or addRateLimited), then the record, then the
+ * listeners' {@code onReconcileEnd}, then {@code done}. So a record implies its retry is scheduled, and
+ * a key that is no longer in flight has its record and its listeners were told.
+ *
+ * <p>No failure of user code (reconciler, listeners, rate limiter) ends the loop, not even an
+ * {@link Error} such as a failed assertion. Only a {@link VirtualMachineError} does, after the key was
+ * recorded and marked done; it is logged and rethrown. An interrupt ends the loop only once the queue
+ * is shutting down.
  */
 final class ReconcileWorker implements Runnable {
 
@@ -21,6 +30,8 @@ final class ReconcileWorker implements Runnable {
   private final TimeSource time;
   private final ReconcileLog log;
   private final List<ReconcileListener> listeners;
+  private volatile Thread thread;
+  private volatile ObjectKey current;
 
   ReconcileWorker(String controllerName, WorkQueue<ObjectKey> queue, Reconciler reconciler,
       TimeSource time, ReconcileLog log, List<ReconcileListener> listeners) {
@@ -32,31 +43,64 @@ final class ReconcileWorker implements Runnable {
     this.listeners = listeners;
   }
 
+  /** The thread running this loop, or null before it started. */
+  Thread thread() {
+    return thread;
+  }
+
+  /** The key this worker holds in flight, or null. */
+  ObjectKey currentKey() {
+    return current;
+  }
+
   @Override
   public void run() {
+    thread = Thread.currentThread();
     while (true) {
       Optional<ObjectKey> next;
       try {
         next = queue.get();
       } catch (InterruptedException e) {
-        return;
+        if (queue.isShuttingDown()) {
+          return;
+        }
+        LOG.warn("Controller \"{}\": worker {} was interrupted while the controller runs (did a "
+            + "reconcile leave the thread's interrupt flag set?); the worker goes on",
+            controllerName, thread.getName());
+        continue;
       }
       if (next.isEmpty()) {
         return;
       }
-      process(next.get());
+      try {
+        process(next.get());
+      } catch (VirtualMachineError e) {
+        LOG.error("Controller \"{}\": worker {} stops after a {} while handling {}; the controller "
+            + "runs with one worker fewer and isRunning() is now false", controllerName,
+            thread.getName(), e.getClass().getName(), next.get(), e);
+        throw e;
+      } catch (Throwable e) {
+        LOG.error("Controller \"{}\": worker {} failed while handling {}; the key is done and the "
+            + "worker goes on", controllerName, thread.getName(), next.get(), e);
+      }
+      if (Thread.interrupted() && queue.isShuttingDown()) {
+        return;
+      }
     }
   }
 
   private void process(ObjectKey key) {
-    String worker = Thread.currentThread().getName();
+    String worker = thread.getName();
+    current = key;
     try {
       int attempt = queue.numRequeues(key);
       for (ReconcileListener listener : listeners) {
         try {
           listener.onReconcileStart(key, worker);
-        } catch (RuntimeException e) {
-          LOG.warn("Controller \"{}\": a reconcile listener failed; ignoring it", controllerName, e);
+        } catch (VirtualMachineError e) {
+          throw e;
+        } catch (Throwable e) {
+          listenerFailed(listener, "onReconcileStart", key, e);
         }
       }
       Instant start = time.now();
@@ -69,7 +113,7 @@ final class ReconcileWorker implements Runnable {
               + "\" returned null for " + key + ". Return Result.done(), Result.requeue() or "
               + "Result.requeueAfter(..).");
         }
-      } catch (Exception | Error e) {
+      } catch (Throwable e) {
         error = e;
       }
       Instant end = time.now();
@@ -77,38 +121,60 @@ final class ReconcileWorker implements Runnable {
       for (ReconcileListener listener : listeners) {
         try {
           listener.onReconcileEnd(record);
-        } catch (RuntimeException e) {
-          LOG.warn("Controller \"{}\": a reconcile listener failed; ignoring it", controllerName, e);
+        } catch (VirtualMachineError e) {
+          throw e;
+        } catch (Throwable e) {
+          listenerFailed(listener, "onReconcileEnd", key, e);
         }
       }
       if (error instanceof VirtualMachineError vmError) {
         throw vmError;
       }
     } finally {
+      current = null;
       queue.done(key);
     }
   }
 
   private ReconcileRecord act(ObjectKey key, String worker, Instant start, Instant end,
       int attempt, Result result, Throwable error) {
+    ReconcileOutcome outcome;
+    Duration after = null;
     if (error != null) {
       LOG.warn("Controller \"{}\": reconcile of {} failed (attempt {}); retrying with backoff",
           controllerName, key, attempt, error);
-      queue.addRateLimited(key);
-      return log.record(key, worker, start, end, ReconcileOutcome.ERROR, null, error, attempt);
+      outcome = ReconcileOutcome.ERROR;
+    } else if (result.requeueAfter().isPresent()) {
+      outcome = ReconcileOutcome.REQUEUE_AFTER;
+      after = result.requeueAfter().get();
+    } else if (result.isRequeue()) {
+      outcome = ReconcileOutcome.REQUEUE;
+    } else {
+      outcome = ReconcileOutcome.SUCCESS;
     }
-    Optional<Duration> after = result.requeueAfter();
-    if (after.isPresent()) {
-      queue.forget(key);
-      queue.addAfter(key, after.get());
-      return log.record(key, worker, start, end, ReconcileOutcome.REQUEUE_AFTER, after.get(), null,
-          attempt);
+    try {
+      switch (outcome) {
+        case ERROR, REQUEUE -> queue.addRateLimited(key);
+        case REQUEUE_AFTER -> {
+          queue.forget(key);
+          queue.addAfter(key, after);
+        }
+        case SUCCESS -> queue.forget(key);
+        default -> throw new IllegalStateException("unknown outcome " + outcome);
+      }
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      LOG.error("Controller \"{}\": after the {} reconcile of {}, updating the work queue failed "
+          + "(a custom RateLimiter or TimeSource threw); {} is not retried until an event adds it "
+          + "again", controllerName, outcome, key, key, e);
     }
-    if (result.isRequeue()) {
-      queue.addRateLimited(key);
-      return log.record(key, worker, start, end, ReconcileOutcome.REQUEUE, null, null, attempt);
-    }
-    queue.forget(key);
-    return log.record(key, worker, start, end, ReconcileOutcome.SUCCESS, null, null, attempt);
+    return log.record(key, worker, start, end, outcome, after, error, attempt);
+  }
+
+  private void listenerFailed(ReconcileListener listener, String method, ObjectKey key,
+      Throwable e) {
+    LOG.warn("Controller \"{}\": reconcile listener {} failed in {} for {}; the controller ignores "
+        + "the failure and goes on", controllerName, listener, method, key, e);
   }
 }

@@ -54,17 +54,27 @@ public final class Result {
 
   /**
    * Reconcile the key again after {@code delay} on the controller's time source; its backoff is reset
-   * ({@code forget}, then {@code addAfter}). A zero delay queues it again at once.
+   * ({@code forget}, then {@code addAfter}).
    *
-   * @param delay the delay, zero or more
-   * @return the result
-   * @throws IllegalArgumentException if the delay is negative
+   * <p>A zero or negative delay means no delayed requeue, as a {@code RequeueAfter} of zero or less
+   * does in controller-runtime. Since asking for {@code requeueAfter} still asks for a requeue, the
+   * result is {@link #requeue()}: retried after the rate limiter's backoff, never at once (an
+   * immediate requeue would spin). This matches controller-runtime's
+   * {@code Result{Requeue: true, RequeueAfter: 0}}; its {@code Result{RequeueAfter: 0}} alone is
+   * {@link #done()}.
+   *
+   * <pre>{@code
+   * Result.requeueAfter(Duration.ofSeconds(30));               // again in 30s, no backoff
+   * Result.requeueAfter(Duration.between(now, expiry));        // already expired: Result.requeue()
+   * }</pre>
+   *
+   * @param delay the delay
+   * @return the result; {@link #requeue()} for a delay of zero or less
    */
   public static Result requeueAfter(Duration delay) {
-    Objects.requireNonNull(delay, "delay");
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("Result.requeueAfter(" + delay + "): the delay must not be "
-          + "negative. Use Result.requeueAfter(Duration.ZERO) to requeue at once.");
+    Objects.requireNonNull(delay, "Result.requeueAfter: delay is null");
+    if (delay.isZero() || delay.isNegative()) {
+      return REQUEUE;
     }
     return new Result(true, delay);
   }

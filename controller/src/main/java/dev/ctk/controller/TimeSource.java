@@ -14,8 +14,9 @@ import java.time.Instant;
  * always measured in real time: they bound threads, not the simulated world.
  *
  * <p>An implementation must run a task scheduled with {@link #schedule} once its delay has passed on
- * this source's clock, must not run it after it was cancelled, and must not hold a lock of its own while
- * running it (tasks call back into work queues).
+ * this source's clock, must not run it after it was cancelled, must not run it inside the
+ * {@code schedule} call itself (a work queue stores the task's handle after {@code schedule} returns),
+ * and must not hold a lock of its own while running it (tasks call back into work queues).
  *
  * <pre>{@code
  * TimeSource time = TimeSource.system();

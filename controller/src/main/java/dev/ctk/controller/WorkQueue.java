@@ -64,7 +64,7 @@ public final class WorkQueue<K> implements AutoCloseable {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
-  private final Condition nothingInFlight = lock.newCondition();
+  private final Condition inFlightChanged = lock.newCondition();
   private final ArrayDeque<K> queue = new ArrayDeque<>();
   private final Set<K> dirty = new HashSet<>();
   private final Set<K> processing = new LinkedHashSet<>();
@@ -118,7 +118,7 @@ public final class WorkQueue<K> implements AutoCloseable {
    * @param key the key, not null
    */
   public void add(K key) {
-    Objects.requireNonNull(key, "key");
+    requireKey(key, "add");
     lock.lock();
     try {
       addLocked(key);
@@ -129,19 +129,16 @@ public final class WorkQueue<K> implements AutoCloseable {
 
   private void addLocked(K key) {
     if (shuttingDown) {
-      notify(l -> l.onDropped(key));
+      notify("onDropped", key, l -> l.onDropped(key));
       return;
     }
     adds++;
-    if (!dirty.add(key)) {
-      notify(l -> l.onAdd(key, true));
-      return;
-    }
-    notify(l -> l.onAdd(key, false));
-    if (!processing.contains(key)) {
+    boolean deduplicated = !dirty.add(key);
+    if (!deduplicated && !processing.contains(key)) {
       queue.addLast(key);
       notEmpty.signal();
     }
+    notify("onAdd", key, l -> l.onAdd(key, deduplicated));
   }
 
   /**
@@ -153,33 +150,39 @@ public final class WorkQueue<K> implements AutoCloseable {
    * @param delay the delay, not null
    */
   public void addAfter(K key, Duration delay) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(delay, "delay");
-    if (delay.isZero() || delay.isNegative()) {
-      add(key);
-      return;
-    }
+    requireKey(key, "addAfter");
+    Objects.requireNonNull(delay, () -> "WorkQueue.addAfter: delay is null (work queue \"" + name
+        + "\", key " + key + ")");
     lock.lock();
     try {
-      if (shuttingDown) {
-        notify(l -> l.onDropped(key));
-        return;
-      }
-      long deadline = saturatedAdd(time.nanoTime(), SystemTimeSource.saturatedNanos(delay));
-      Waiting existing = waiting.get(key);
-      if (existing != null) {
-        if (existing.deadline <= deadline) {
-          return;
-        }
-        existing.task.cancel();
-      }
-      Waiting entry = new Waiting(deadline);
-      waiting.put(key, entry);
-      entry.task = time.schedule(delay, () -> delayPassed(key, entry));
-      notify(l -> l.onDelayed(key, delay));
+      addAfterLocked(key, delay);
     } finally {
       lock.unlock();
     }
+  }
+
+  private void addAfterLocked(K key, Duration delay) {
+    if (delay.isZero() || delay.isNegative()) {
+      addLocked(key);
+      return;
+    }
+    if (shuttingDown) {
+      notify("onDropped", key, l -> l.onDropped(key));
+      return;
+    }
+    long deadline = saturatedAdd(time.nanoTime(), SystemTimeSource.saturatedNanos(delay));
+    Waiting existing = waiting.get(key);
+    if (existing != null && existing.deadline <= deadline) {
+      return;
+    }
+    // Schedule first: if the time source throws, the queue is left as it was.
+    Waiting entry = new Waiting(deadline);
+    entry.task = time.schedule(delay, () -> delayPassed(key, entry));
+    if (existing != null) {
+      cancel(key, existing);
+    }
+    waiting.put(key, entry);
+    notify("onDelayed", key, l -> l.onDelayed(key, delay));
   }
 
   private void delayPassed(K key, Waiting entry) {
@@ -196,23 +199,32 @@ public final class WorkQueue<K> implements AutoCloseable {
 
   /**
    * Adds {@code key} after the delay the rate limiter gives for it (which records a failure of the
-   * key) and counts a retry. Ignored after {@link #shutDown()}.
+   * key) and counts a retry. Ignored after {@link #shutDown()}. If the rate limiter throws, the
+   * exception propagates and nothing is added or counted.
    *
    * @param key the key, not null
    */
   public void addRateLimited(K key) {
-    Objects.requireNonNull(key, "key");
+    requireKey(key, "addRateLimited");
     lock.lock();
     try {
       if (shuttingDown) {
-        notify(l -> l.onDropped(key));
+        notify("onDropped", key, l -> l.onDropped(key));
         return;
       }
-      retries++;
     } finally {
       lock.unlock();
     }
-    addAfter(key, rateLimiter.when(key));
+    Duration delay = rateLimiter.when(key);
+    lock.lock();
+    try {
+      if (!shuttingDown) {
+        retries++;
+      }
+      addAfterLocked(key, delay);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -263,6 +275,8 @@ public final class WorkQueue<K> implements AutoCloseable {
    * @throws InterruptedException if the calling thread is interrupted while waiting
    */
   public Optional<K> poll(Duration timeout) throws InterruptedException {
+    Objects.requireNonNull(timeout, () -> "WorkQueue.poll: timeout is null (work queue \"" + name
+        + "\")");
     long nanos = SystemTimeSource.saturatedNanos(timeout);
     lock.lockInterruptibly();
     try {
@@ -285,10 +299,10 @@ public final class WorkQueue<K> implements AutoCloseable {
     }
     processing.add(key);
     dirty.remove(key);
-    notify(l -> l.onHandedOut(key));
     if (!queue.isEmpty()) {
       notEmpty.signal();
     }
+    notify("onHandedOut", key, l -> l.onHandedOut(key));
     return Optional.of(key);
   }
 
@@ -309,10 +323,8 @@ public final class WorkQueue<K> implements AutoCloseable {
         queue.addLast(key);
         notEmpty.signal();
       }
-      notify(l -> l.onDone(key, requeued));
-      if (processing.isEmpty()) {
-        nothingInFlight.signalAll();
-      }
+      inFlightChanged.signalAll();
+      notify("onDone", key, l -> l.onDone(key, requeued));
     } finally {
       lock.unlock();
     }
@@ -357,12 +369,16 @@ public final class WorkQueue<K> implements AutoCloseable {
         return;
       }
       shuttingDown = true;
-      for (Map.Entry<K, Waiting> entry : waiting.entrySet()) {
-        entry.getValue().task.cancel();
-        notify(l -> l.onDropped(entry.getKey()));
-      }
+      List<Map.Entry<K, Waiting>> dropped = new ArrayList<>(waiting.entrySet());
       waiting.clear();
       notEmpty.signalAll();
+      inFlightChanged.signalAll();
+      for (Map.Entry<K, Waiting> entry : dropped) {
+        cancel(entry.getKey(), entry.getValue());
+      }
+      for (Map.Entry<K, Waiting> entry : dropped) {
+        notify("onDropped", entry.getKey(), l -> l.onDropped(entry.getKey()));
+      }
     } finally {
       lock.unlock();
     }
@@ -371,28 +387,48 @@ public final class WorkQueue<K> implements AutoCloseable {
   /**
    * {@link #shutDown()}, then waits (real time) until no key is in flight.
    *
+   * <p>Do not call it from the thread that holds a key in flight (e.g. inside a reconcile): it would
+   * wait for its own key until the timeout. {@link Controller#close()} handles that case.
+   *
    * @param timeout how long to wait
    * @return {@code true} if nothing was in flight before the timeout; {@code false} on timeout or if
    *     the calling thread was interrupted (its interrupt flag is then set)
    */
   public boolean shutDownWithDrain(Duration timeout) {
+    return shutDownWithDrain(timeout, null);
+  }
+
+  /**
+   * As {@link #shutDownWithDrain(Duration)}, but does not wait for {@code ownKey}: the key the calling
+   * thread itself holds in flight.
+   *
+   * @param ownKey a key not to wait for, or {@code null} to wait for every key
+   */
+  boolean shutDownWithDrain(Duration timeout, K ownKey) {
+    Objects.requireNonNull(timeout, () -> "WorkQueue.shutDownWithDrain: timeout is null (work "
+        + "queue \"" + name + "\")");
     shutDown();
     long nanos = SystemTimeSource.saturatedNanos(timeout);
     lock.lock();
     try {
-      while (!processing.isEmpty()) {
+      while (!drained(ownKey)) {
         if (nanos <= 0) {
           return false;
         }
-        nanos = nothingInFlight.awaitNanos(nanos);
+        nanos = inFlightChanged.awaitNanos(nanos);
       }
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return processing.isEmpty();
+      return drained(ownKey);
     } finally {
       lock.unlock();
     }
+  }
+
+  private boolean drained(K ownKey) {
+    return processing.isEmpty()
+        || (ownKey != null && processing.size() == 1 && processing.contains(ownKey));
   }
 
   /**
@@ -424,7 +460,8 @@ public final class WorkQueue<K> implements AutoCloseable {
    * @param listener the listener
    */
   public void addListener(WorkQueueListener<K> listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
+    listeners.add(Objects.requireNonNull(listener, () -> "WorkQueue.addListener: listener is null "
+        + "(work queue \"" + name + "\")"));
   }
 
   /**
@@ -447,13 +484,38 @@ public final class WorkQueue<K> implements AutoCloseable {
     return "WorkQueue \"" + name + "\"";
   }
 
-  private void notify(Consumer<WorkQueueListener<K>> event) {
+  private void requireKey(K key, String method) {
+    Objects.requireNonNull(key, () -> "WorkQueue." + method + ": key is null (work queue \"" + name
+        + "\")");
+  }
+
+  /**
+   * Calls every listener; the queue's state is already consistent. A listener's failure, even an
+   * {@link Error} such as a failed assertion, is logged and ignored; only a
+   * {@link VirtualMachineError} propagates.
+   */
+  private void notify(String event, K key, Consumer<WorkQueueListener<K>> call) {
     for (WorkQueueListener<K> listener : listeners) {
       try {
-        event.accept(listener);
-      } catch (RuntimeException e) {
-        LOG.warn("A listener of work queue \"{}\" failed; ignoring it", name, e);
+        call.accept(listener);
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        LOG.warn("Listener {} of work queue \"{}\" failed in {}({}); the queue ignores the failure "
+            + "and goes on", listener, name, event, key, e);
       }
+    }
+  }
+
+  /** Cancels the timer of a waiting key; a failing time source is logged, not propagated. */
+  private void cancel(K key, Waiting entry) {
+    try {
+      entry.task.cancel();
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      LOG.warn("Work queue \"{}\": cancelling the timer of {} on {} failed; if it still fires, the "
+          + "key is ignored", name, key, time, e);
     }
   }
 
@@ -502,7 +564,7 @@ public final class WorkQueue<K> implements AutoCloseable {
      * @return this builder
      */
     public Builder<K> withName(String name) {
-      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(name, "WorkQueue.Builder.withName: name is null");
       if (name.isBlank()) {
         throw new IllegalArgumentException("A work queue name must not be blank.");
       }
@@ -517,7 +579,7 @@ public final class WorkQueue<K> implements AutoCloseable {
      * @return this builder
      */
     public Builder<K> withTimeSource(TimeSource time) {
-      this.time = Objects.requireNonNull(time, "time");
+      this.time = Objects.requireNonNull(time, "WorkQueue.Builder.withTimeSource: time is null");
       return this;
     }
 
@@ -528,7 +590,8 @@ public final class WorkQueue<K> implements AutoCloseable {
      * @return this builder
      */
     public Builder<K> withRateLimiter(RateLimiter<K> rateLimiter) {
-      this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+      this.rateLimiter = Objects.requireNonNull(rateLimiter,
+          "WorkQueue.Builder.withRateLimiter: rateLimiter is null");
       return this;
     }
 

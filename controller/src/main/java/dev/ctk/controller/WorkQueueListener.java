@@ -4,9 +4,11 @@ import java.time.Duration;
 
 /**
  * Observes a {@link WorkQueue}. Every method has an empty default; override what you need.
- * Methods are called while the queue holds its lock, in the order the changes happen: keep them short,
- * do not block, and do not wait for other threads that use the queue. An exception thrown by a listener
- * is logged and otherwise ignored.
+ * Methods are called while the queue holds its lock, in the order the changes happen, after the queue's
+ * state was updated (in {@code onHandedOut} the key is already in flight; in {@code onDone} it no
+ * longer is): keep them short, do not block, and do not wait for other threads that use the queue.
+ * Anything a listener throws, even an {@link Error} such as a failed assertion, is logged and
+ * otherwise ignored; only a {@link VirtualMachineError} propagates to the caller of the queue method.
  *
  * <pre>{@code
  * queue.addListener(new WorkQueueListener<>() {

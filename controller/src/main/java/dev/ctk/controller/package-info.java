@@ -37,6 +37,19 @@
  *   <li>No virtual {@code TimeSource} ships here yet; only {@link dev.ctk.controller.TimeSource#system()}.
  *   <li>Events are not de-duplicated across informers beyond the work queue's key de-duplication, and
  *       the reconciler is told only the key, never the event.
+ *   <li>No reference counting of shared informers: the controller that started an informer stops it
+ *       on {@code close()}, even if another controller still watches it. Start a shared informer
+ *       yourself, before the controllers, and stop it after closing them.
+ *   <li>{@code EventHandlers.enqueueOwner} puts the owner in the object's namespace; a cluster-scoped
+ *       owner of a namespaced object needs {@code EventHandlers.enqueueClusterScopedOwner}. Neither
+ *       checks the owner's uid.
+ *   <li>{@code EventPredicate.labelSelector} lets an update through when the old <em>or</em> the new
+ *       object matches; controller-runtime's label selector predicate checks the new object only.
+ *   <li>A {@code VirtualMachineError} (out of memory, stack overflow) in user code ends the worker
+ *       thread it hit (after the key is recorded and done) and is not replaced; every other failure,
+ *       including an {@code AssertionError}, is recorded or logged and the worker goes on.
+ *   <li>{@code close()} called inside a reconcile returns before that reconcile ends: the calling
+ *       worker thread stops only once its reconcile returns.
  * </ul>
  *
  * @since 0.1.0

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
@@ -172,12 +173,114 @@ class ControllerLifecycleTest {
 
     controller.close();
 
-    assertThat(seen).hasSize(1);
+    await("the interrupted reconcile is recorded").atMost(Duration.ofSeconds(5))
+        .until(() -> seen.size() == 1 && controller.reconcileLog().size() == 1);
     assertThat(controller.reconcileLog()).extracting(ReconcileRecord::outcome)
         .containsExactly(ReconcileOutcome.ERROR);
     await("no worker thread of \"stuck\" remains").atMost(Duration.ofSeconds(5))
         .until(() -> Thread.getAllStackTraces().keySet().stream()
             .noneMatch(t -> t.getName().startsWith("ctk-stuck-")));
+    assertThat(controller.shutdownWarning()).isEqualTo("Controller \"stuck\": close() waited 50ms "
+        + "(the shutdown timeout) but 1 key was still in flight: [default/stuck]; their workers were "
+        + "interrupted. Fix: make the reconciler return sooner (and give up when interrupted), or "
+        + "raise withShutdownTimeout(..) above the longest reconcile.");
+  }
+
+  @Test
+  void a_failure_while_adding_an_event_handler_removes_the_handlers_already_added() {
+    secrets.addEventHandlerFailure = new IllegalStateException("informer is closed");
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .watch(secrets.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build());
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CtkException.class)
+        .hasCause(secrets.addEventHandlerFailure)
+        .hasMessage("Controller \"cm\" could not start: adding its event handler to the Secret "
+            + "informer failed: java.lang.IllegalStateException: informer is closed. The controller "
+            + "was closed. Fix: pass a fabric8 SharedIndexInformer that accepts event handlers (e.g. "
+            + "from client.resources(..).inform() or runnableInformer(..)).");
+    assertThat(configMaps.added).hasSize(1);
+    assertThat(configMaps.removed).as("the handler added before the failure is removed")
+        .isEqualTo(configMaps.added);
+    assertThat(configMaps.starts + secrets.starts).as("no informer is started").isZero();
+    assertThat(controller.isRunning()).isFalse();
+    assertThat(controller.workQueue().isShuttingDown()).isTrue();
+  }
+
+  @Test
+  void an_informer_whose_start_throws_fails_start_and_the_informers_started_before_are_stopped() {
+    secrets.startThrows = new IllegalStateException("Cannot restart a stopped informer");
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .watch(secrets.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build());
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CtkException.class)
+        .hasCause(secrets.startThrows)
+        .hasMessage("Controller \"cm\" could not start its Secret informer: Cannot restart a "
+            + "stopped informer. The controller was closed. Fix: pass an informer that is running or "
+            + "was never started (a stopped informer cannot be restarted).");
+    assertThat(configMaps.starts).isEqualTo(1);
+    assertThat(configMaps.stops).as("started by the controller, so stopped by it").isEqualTo(1);
+    assertThat(secrets.stops).as("never started").isZero();
+    assertThat(configMaps.removed).isEqualTo(configMaps.added);
+    assertThat(secrets.removed).hasSize(1).isEqualTo(secrets.added);
+  }
+
+  @Test
+  void an_informer_whose_start_throws_an_error_is_cleaned_up_and_the_error_is_rethrown() {
+    AssertionError failure = new AssertionError("stub informer refuses to start");
+    secrets.startThrows = failure;
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .watch(secrets.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .build());
+
+    assertThatThrownBy(controller::start).isSameAs(failure);
+    assertThat(configMaps.stops).isEqualTo(1);
+    assertThat(configMaps.removed).hasSize(1).isEqualTo(configMaps.added);
+    assertThat(secrets.removed).hasSize(1).isEqualTo(secrets.added);
+    assertThat(controller.isRunning()).isFalse();
+  }
+
+  @Test
+  void close_during_the_cache_sync_wait_ends_start_and_cleans_up() {
+    Controller controller = track(Controller.builder("syncing")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .withCacheSyncTimeout(Duration.ofMinutes(10))
+        .build());
+    CompletableFuture<Throwable> startFailure = new CompletableFuture<>();
+    Thread starter = new Thread(() -> {
+      try {
+        controller.start();
+        startFailure.complete(null);
+      } catch (Throwable e) {
+        startFailure.complete(e);
+      }
+    }, "test-starter");
+    starter.setDaemon(true);
+    starter.start();
+    await("start() waits for the cache").atMost(Duration.ofSeconds(5))
+        .until(() -> configMaps.starts == 1 && starter.getState() == Thread.State.TIMED_WAITING);
+
+    controller.close();
+
+    await("start() returns").atMost(Duration.ofSeconds(5)).until(startFailure::isDone);
+    assertThat(startFailure.join()).isInstanceOf(CtkException.class)
+        .hasMessage("Controller \"syncing\" could not start: it was closed while waiting for "
+            + "informer caches to sync.");
+    assertThat(controller.isRunning()).isFalse();
+    assertThat(configMaps.stops).isEqualTo(1);
+    assertThat(configMaps.removed).hasSize(1).isEqualTo(configMaps.added);
+    assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+        .noneMatch(name -> name.startsWith("ctk-syncing-"));
   }
 
   @Test

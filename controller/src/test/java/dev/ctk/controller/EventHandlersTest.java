@@ -39,6 +39,20 @@ class EventHandlersTest {
   }
 
   @Test
+  void enqueueClusterScopedOwner_queues_owners_without_a_namespace() {
+    Pod pod = pod(owner("v1", "Node", "node-1", false),
+        owner("apps/v1", "ReplicaSet", "web-rs", true));
+
+    assertThat(EventHandlers.<Pod>enqueueClusterScopedOwner("", "Node", false).keysFor(pod))
+        .containsExactly(ObjectKey.of(null, "node-1"));
+    assertThat(EventHandlers.<Pod>enqueueClusterScopedOwner("", "Node", true).keysFor(pod))
+        .as("the Node is not the controller").isEmpty();
+    assertThat(EventHandlers.<Pod>enqueueOwner("", "Node", false).keysFor(pod))
+        .as("enqueueOwner puts the owner in the object's namespace")
+        .containsExactly(ObjectKey.of("default", "node-1"));
+  }
+
+  @Test
   void enqueueMapped_queues_what_the_function_returns() {
     EventHandler<Pod> byNode = EventHandlers.enqueueMapped(
         pod -> List.of(ObjectKey.of(null, pod.getSpec().getNodeName())));

@@ -34,11 +34,13 @@ class ResultTest {
   }
 
   @Test
-  void requeueAfter_rejects_a_negative_delay() {
-    assertThatThrownBy(() -> Result.requeueAfter(Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Result.requeueAfter(PT-1S): the delay must not be negative. Use "
-            + "Result.requeueAfter(Duration.ZERO) to requeue at once.");
+  void requeueAfter_zero_or_negative_is_a_rate_limited_requeue() {
+    assertThat(Result.requeueAfter(Duration.ZERO)).isEqualTo(Result.requeue())
+        .hasToString("Result.requeue()");
+    assertThat(Result.requeueAfter(Duration.ZERO).requeueAfter()).isEmpty();
+    assertThat(Result.requeueAfter(Duration.ofSeconds(-1))).isEqualTo(Result.requeue());
+    assertThat(Result.requeueAfter(Duration.ofNanos(1)).requeueAfter())
+        .contains(Duration.ofNanos(1));
   }
 
   @Test

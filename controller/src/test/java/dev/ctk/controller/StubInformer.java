@@ -21,6 +21,10 @@ final class StubInformer<T extends HasMetadata> {
   volatile boolean synced;
   volatile int starts;
   volatile int stops;
+  /** Thrown by {@code addEventHandler} when set. */
+  volatile RuntimeException addEventHandlerFailure;
+  /** Thrown by {@code start} when set (a RuntimeException or an Error). */
+  volatile Throwable startThrows;
   private final SharedIndexInformer<T> proxy;
 
   @SuppressWarnings("unchecked")
@@ -29,6 +33,9 @@ final class StubInformer<T extends HasMetadata> {
         new Class<?>[] {SharedIndexInformer.class}, (self, method, args) -> {
           switch (method.getName()) {
             case "addEventHandler":
+              if (addEventHandlerFailure != null) {
+                throw addEventHandlerFailure;
+              }
               added.add((ResourceEventHandler<?>) args[0]);
               return self;
             case "removeEventHandler":
@@ -38,12 +45,17 @@ final class StubInformer<T extends HasMetadata> {
               return running;
             case "hasSynced":
               return synced;
+            case "isWatching":
+              return running && synced;
             case "lastSyncResourceVersion":
               return synced ? "1" : null;
             case "getApiTypeClass":
               return type;
             case "start":
               starts++;
+              if (startThrows != null) {
+                throw startThrows;
+              }
               running = true;
               return startFuture;
             case "stop":
@@ -66,5 +78,11 @@ final class StubInformer<T extends HasMetadata> {
 
   SharedIndexInformer<T> informer() {
     return proxy;
+  }
+
+  /** The handler the controller registered, to feed it events directly. */
+  @SuppressWarnings("unchecked")
+  ResourceEventHandler<T> handler() {
+    return (ResourceEventHandler<T>) added.get(0);
   }
 }

@@ -425,6 +425,176 @@ class WorkQueueTest {
     assertThat(queue.stats().shuttingDown()).isTrue();
   }
 
+  @Test
+  void an_error_thrown_by_onHandedOut_leaves_the_queue_consistent() throws InterruptedException {
+    queue.addListener(new WorkQueueListener<>() {
+      @Override
+      public void onHandedOut(String key) {
+        throw new AssertionError("listener bug in onHandedOut");
+      }
+    });
+    queue.add("a");
+
+    assertThat(queue.get()).as("get() hands the key out despite the listener").contains("a");
+    queue.add("a");
+    assertThat(queue.stats().inFlightKeys()).containsExactly("a");
+    queue.done("a");
+    assertThat(queue.stats().queuedKeys()).as("re-queued once after done").containsExactly("a");
+    assertThat(queue.get()).contains("a");
+    queue.done("a");
+    assertThat(queue.shutDownWithDrain(Duration.ofSeconds(5))).isTrue();
+  }
+
+  @Test
+  void an_error_thrown_by_onDone_still_wakes_shutDownWithDrain() throws InterruptedException {
+    queue.addListener(new WorkQueueListener<>() {
+      @Override
+      public void onDone(String key, boolean requeued) {
+        throw new AssertionError("listener bug in onDone");
+      }
+    });
+    queue.add("a");
+    queue.get();
+    CompletableFuture<Boolean> drained = new CompletableFuture<>();
+    Thread drainer = startThread("drainer",
+        () -> drained.complete(queue.shutDownWithDrain(Duration.ofMinutes(5))));
+    await("shutDownWithDrain waits").atMost(Duration.ofSeconds(5))
+        .until(() -> drainer.getState() == Thread.State.TIMED_WAITING);
+
+    queue.done("a");
+
+    await("shutDownWithDrain returns after done()").atMost(Duration.ofSeconds(5))
+        .until(drained::isDone);
+    assertThat(drained.join()).isTrue();
+    assertThat(queue.stats().inFlightKeys()).isEmpty();
+  }
+
+  @Test
+  void an_error_thrown_by_onAdd_still_queues_the_key() throws InterruptedException {
+    queue.addListener(new WorkQueueListener<>() {
+      @Override
+      public void onAdd(String key, boolean deduplicated) {
+        throw new AssertionError("listener bug in onAdd");
+      }
+    });
+
+    queue.add("a");
+
+    assertThat(queue.stats().queuedKeys()).containsExactly("a");
+    assertThat(queue.get()).contains("a");
+  }
+
+  @Test
+  void a_virtual_machine_error_of_a_listener_propagates_after_the_queue_changed() {
+    InternalError fatal = new InternalError("simulated JVM failure");
+    queue.addListener(new WorkQueueListener<>() {
+      @Override
+      public void onAdd(String key, boolean deduplicated) {
+        throw fatal;
+      }
+    });
+
+    assertThatThrownBy(() -> queue.add("a")).isSameAs(fatal);
+    assertThat(queue.stats().queuedKeys()).containsExactly("a");
+  }
+
+  @Test
+  void addAfter_leaves_the_queue_unchanged_when_the_time_source_cannot_schedule() {
+    SchedulingTimeSource scheduling = new SchedulingTimeSource(time);
+    WorkQueue<String> delayed = WorkQueue.<String>builder().withName("delayed")
+        .withTimeSource(scheduling).build();
+    delayed.addAfter("kept", Duration.ofSeconds(10));
+    scheduling.failure = new IllegalStateException("scheduler rejected the task");
+
+    assertThatThrownBy(() -> delayed.addAfter("new", Duration.ofSeconds(1)))
+        .isSameAs(scheduling.failure);
+    assertThatThrownBy(() -> delayed.addAfter("kept", Duration.ofSeconds(1)))
+        .isSameAs(scheduling.failure);
+
+    assertThat(delayed.stats().waitingKeys()).containsExactly("kept");
+    assertThat(time.pendingDelays()).as("the 10s timer of \"kept\" is not cancelled")
+        .containsExactly(Duration.ofSeconds(10));
+    delayed.shutDown();
+    assertThat(delayed.stats().waitingKeys()).isEmpty();
+    assertThat(time.pendingDelays()).isEmpty();
+  }
+
+  @Test
+  void addRateLimited_counts_no_retry_when_the_rate_limiter_throws() {
+    IllegalStateException failure = new IllegalStateException("rate limiter bug");
+    WorkQueue<String> limited = WorkQueue.<String>builder().withName("limited")
+        .withTimeSource(time)
+        .withRateLimiter(new RateLimiter<>() {
+          @Override
+          public Duration when(String item) {
+            throw failure;
+          }
+
+          @Override
+          public void forget(String item) {}
+
+          @Override
+          public int numRequeues(String item) {
+            return 0;
+          }
+        })
+        .build();
+
+    assertThatThrownBy(() -> limited.addRateLimited("a")).isSameAs(failure);
+
+    assertThat(limited.stats().retries()).isZero();
+    assertThat(limited.stats().isIdle()).isTrue();
+  }
+
+  @Test
+  void shutDownWithDrain_can_leave_out_the_callers_own_key() throws InterruptedException {
+    queue.add("own");
+    queue.add("other");
+    queue.get();
+    queue.get();
+    CompletableFuture<Boolean> drained = new CompletableFuture<>();
+    Thread drainer = startThread("drainer",
+        () -> drained.complete(queue.shutDownWithDrain(Duration.ofMinutes(5), "own")));
+    await("shutDownWithDrain waits for \"other\"").atMost(Duration.ofSeconds(5))
+        .until(() -> drainer.getState() == Thread.State.TIMED_WAITING);
+    assertThat(drained).isNotDone();
+
+    queue.done("other");
+
+    await("shutDownWithDrain returns while \"own\" is in flight").atMost(Duration.ofSeconds(5))
+        .until(drained::isDone);
+    assertThat(drained.join()).isTrue();
+    assertThat(queue.stats().inFlightKeys()).containsExactly("own");
+  }
+
+  /** Delegates to a manual clock; {@code schedule} throws {@link #failure} when it is set. */
+  private static final class SchedulingTimeSource implements TimeSource {
+    private final ManualTimeSource clock;
+    volatile RuntimeException failure;
+
+    SchedulingTimeSource(ManualTimeSource clock) {
+      this.clock = clock;
+    }
+
+    @Override
+    public long nanoTime() {
+      return clock.nanoTime();
+    }
+
+    @Override
+    public java.time.Instant now() {
+      return clock.now();
+    }
+
+    @Override
+    public ScheduledTask schedule(Duration delay, Runnable task) {
+      if (failure != null) {
+        throw failure;
+      }
+      return clock.schedule(delay, task);
+    }
+  }
+
   private interface Body {
     void run() throws Exception;
   }
