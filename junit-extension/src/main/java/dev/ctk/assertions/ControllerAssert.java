@@ -1,0 +1,489 @@
+package dev.ctk.assertions;
+
+import static dev.ctk.assertions.internal.StateFormat.count;
+
+import dev.ctk.assertions.internal.StateFormat;
+import dev.ctk.controller.Controller;
+import dev.ctk.controller.ObjectKey;
+import dev.ctk.controller.ReconcileOutcome;
+import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.WorkQueueStats;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.assertj.core.api.AbstractAssert;
+
+/**
+ * Assertions on a {@link Controller}: informer cache sync, what happened to a key (reconciled,
+ * succeeded, failed, requeued, how often), and its work queue.
+ *
+ * <pre>{@code
+ * assertThat(controller).hasSyncedCaches();
+ * assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
+ * assertThat(controller).hasFailedToReconcile("default/db", BackendException.class)
+ *     .hasRequeued("default/db")
+ *     .hasReconciledAtMost("default/web", 1);
+ * assertThat(controller).within(ofSeconds(5)).isIdle();
+ * }</pre>
+ *
+ * <p>Keys are {@code "namespace/name"}, {@code "name"} (cluster-scoped) or {@link ObjectKey}; a
+ * {@code null} key is refused with a {@code NullPointerException}. The checks of one key read the
+ * controller's reconcile log ({@link Controller#reconcileLog()}) first and then its counters and work
+ * queue ({@link Controller#stats()}), and make the two agree (a reconcile that ends between the reads
+ * is left out of the history, and the history is numbered from the key's first reconcile). The log is
+ * bounded, so with a huge number of reconciles the oldest records are gone (counts stay exact). A
+ * failure message lists what did happen to the key (its last reconciles with their outcomes and
+ * errors) and what the work queue holds.
+ *
+ * <p>Without {@link #within(Duration)} each check runs once, at once; with it, the returned assertion
+ * re-runs the check every 10ms until it passes or the timeout elapses. <b>Trap:</b> checks that hold
+ * when "nothing happened yet" ({@link #isIdle()}, {@link #hasEmptyWorkQueue()}, {@link
+ * #hasReconciledAtMost(String, long)}) pass at once under {@code within(..)}, before the informer
+ * has even delivered the event; wait on an effect or on {@code hasReconciled(key)} first.
+ *
+ * @since 0.1.0
+ */
+public final class ControllerAssert extends AbstractAssert<ControllerAssert, Controller> {
+
+  private final Waiting waiting;
+
+  ControllerAssert(Controller controller) {
+    this(controller, Waiting.IMMEDIATE);
+  }
+
+  private ControllerAssert(Controller controller, Waiting waiting) {
+    super(controller, ControllerAssert.class);
+    this.waiting = waiting;
+  }
+
+  /**
+   * The same assertion, waiting: each check re-runs until it passes or {@code timeout} elapses, and
+   * then fails with the last failure's message (which says "within ...") and that failure as cause.
+   * This assertion is not changed.
+   *
+   * @param timeout how long to wait, positive
+   * @return a new, waiting assertion
+   */
+  public ControllerAssert within(Duration timeout) {
+    ControllerAssert waitingAssert = new ControllerAssert(actual, Waiting.within(timeout));
+    waitingAssert.info.description(info.description());
+    waitingAssert.info.useRepresentation(info.representation());
+    return waitingAssert;
+  }
+
+  /**
+   * Navigates to the controller's work queue; the result waits as this assertion does.
+   *
+   * @return assertions on {@link Controller#workQueue()}, named after the controller
+   */
+  public WorkQueueAssert workQueue() {
+    isNotNull();
+    WorkQueueAssert queueAssert = new WorkQueueAssert(actual.workQueue(), actual, waiting);
+    queueAssert.info.description(info.description());
+    queueAssert.info.useRepresentation(info.representation());
+    return queueAssert;
+  }
+
+  /**
+   * Checks that every informer the controller watches has synced its cache.
+   *
+   * @return this assertion
+   */
+  public ControllerAssert hasSyncedCaches() {
+    isNotNull();
+    waiting.check(() -> {
+      List<SharedIndexInformer<?>> informers = actual.informers();
+      List<SharedIndexInformer<?>> notSynced = informers.stream().filter(i -> !i.hasSynced())
+          .collect(Collectors.toList());
+      if (!notSynced.isEmpty() || !actual.hasSynced()) {
+        StringBuilder lines = new StringBuilder();
+        for (SharedIndexInformer<?> informer : informers) {
+          lines.append("  ").append(StateFormat.informerName(informer)).append(": ")
+              .append(informer.hasSynced() ? "synced"
+                  : informer.isRunning() ? "not synced (running)" : "not synced (not running)")
+              .append('\n');
+        }
+        throw failed(expecting("to have synced its informer caches") + "but "
+            + notSynced.size() + " of " + count(informers.size(), "informer") + " "
+            + waiting.still() + (notSynced.size() == 1 ? "has" : "have") + " not synced:\n"
+            + lines + (actual.isRunning() ? ""
+                : "the controller is not running: start it with controller.start() or "
+                    + "ControllerHarness.start(controller).\n"));
+      }
+    });
+    return myself;
+  }
+
+  /**
+   * Checks that {@code key} was reconciled at least once, whatever the outcome.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasReconciled(String key) {
+    return hasReconciled(parse(key, "hasReconciled"));
+  }
+
+  /**
+   * Checks that {@code key} was reconciled at least once, whatever the outcome.
+   *
+   * @param key the key
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasReconciled(ObjectKey key) {
+    requireKey(key, "hasReconciled");
+    return checkKey(key, "to have reconciled " + key, state -> state.total() > 0 ? null
+        : "but it " + waiting.still() + "has not.\nreconciled keys: "
+            + StateFormat.keys(state.stats().reconcilesPerKey().keySet().stream()
+                .map(ObjectKey::toString).sorted().collect(Collectors.toList())) + "\n");
+  }
+
+  /**
+   * Checks that the last reconcile of {@code key} succeeded and that the key is settled.
+   *
+   * <p>Succeeded: it returned {@code Result.done()} ({@link ReconcileOutcome#SUCCESS}) or {@code
+   * Result.requeueAfter(..)} ({@link ReconcileOutcome#REQUEUE_AFTER}: the reconcile did its work and
+   * asked to be woken later, as a controller with a periodic resync does). {@code Result.requeue()}
+   * (rate-limited) and an error fail it.
+   *
+   * <p>Settled: the work queue does not hold the key again: not queued, not in flight, and not waiting
+   * unless that wait is the delay of its own {@code requeueAfter}. So an old success does not pass
+   * while a newer reconcile of the key is pending or running. A key is also "in flight" for the short
+   * moment between the end of its reconcile and the worker marking it done; {@code
+   * within(..).hasReconciledSuccessfully(key)} waits that out.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasReconciledSuccessfully(String key) {
+    return hasReconciledSuccessfully(parse(key, "hasReconciledSuccessfully"));
+  }
+
+  /**
+   * Checks that the last reconcile of {@code key} succeeded ({@code done} or {@code requeueAfter}) and
+   * that the work queue does not hold the key again; see {@link #hasReconciledSuccessfully(String)}.
+   *
+   * @param key the key
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasReconciledSuccessfully(ObjectKey key) {
+    requireKey(key, "hasReconciledSuccessfully");
+    return checkKey(key, "to have reconciled " + key + " successfully", state -> {
+      ReconcileRecord last = state.last();
+      if (last == null) {
+        return "but it " + waiting.still() + "has not reconciled it.\n" + state.history();
+      }
+      if (last.outcome() == ReconcileOutcome.ERROR) {
+        return "but its last reconcile failed:\n  " + StateFormat.outcome(last) + "\n"
+            + state.history();
+      }
+      if (last.outcome() == ReconcileOutcome.REQUEUE) {
+        return "but its last reconcile asked for a rate-limited requeue:\n  "
+            + StateFormat.outcome(last) + "\n" + state.history();
+      }
+      String heldAgain = state.heldAgain();
+      return heldAgain == null ? null
+          : "but " + key + " is " + heldAgain + "; its last finished reconcile:\n  "
+              + StateFormat.outcome(last) + "\n" + state.history();
+    });
+  }
+
+  /**
+   * Checks that at least one reconcile of {@code key} failed (threw). Any failure the log holds
+   * counts, even when later reconciles of the key succeeded: use {@link
+   * #hasReconciledSuccessfully(String)} to check the key's current state.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasFailedToReconcile(String key) {
+    return hasFailedToReconcile(parse(key, "hasFailedToReconcile"));
+  }
+
+  /**
+   * Checks that at least one reconcile of {@code key} failed (threw), whatever came after it.
+   *
+   * @param key the key
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasFailedToReconcile(ObjectKey key) {
+    requireKey(key, "hasFailedToReconcile");
+    return checkFailure(key, "", r -> true);
+  }
+
+  /**
+   * Checks that at least one reconcile of {@code key} failed with an error of {@code type} (or a
+   * subtype), whatever came after it.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @param type the error's type
+   * @return this assertion
+   * @throws NullPointerException if {@code key} or {@code type} is null
+   */
+  public ControllerAssert hasFailedToReconcile(String key, Class<? extends Throwable> type) {
+    return hasFailedToReconcile(parse(key, "hasFailedToReconcile"), type);
+  }
+
+  /**
+   * Checks that at least one reconcile of {@code key} failed with an error of {@code type} (or a
+   * subtype), whatever came after it.
+   *
+   * @param key the key
+   * @param type the error's type
+   * @return this assertion
+   * @throws NullPointerException if {@code key} or {@code type} is null
+   */
+  public ControllerAssert hasFailedToReconcile(ObjectKey key, Class<? extends Throwable> type) {
+    requireKey(key, "hasFailedToReconcile");
+    Objects.requireNonNull(type, "ControllerAssert.hasFailedToReconcile(key, type): type is null. "
+        + "Pass the error's class, such as IllegalStateException.class.");
+    return checkFailure(key, " with " + type.getName(), type::isInstance);
+  }
+
+  /**
+   * Checks that at least one reconcile of {@code key} failed with an error whose message contains
+   * {@code text}, whatever came after it.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @param text part of the error message
+   * @return this assertion
+   * @throws NullPointerException if {@code key} or {@code text} is null
+   */
+  public ControllerAssert hasFailedToReconcileWithMessageContaining(String key, String text) {
+    return hasFailedToReconcileWithMessageContaining(
+        parse(key, "hasFailedToReconcileWithMessageContaining"), text);
+  }
+
+  /**
+   * Checks that at least one reconcile of {@code key} failed with an error whose message contains
+   * {@code text}, whatever came after it.
+   *
+   * @param key the key
+   * @param text part of the error message
+   * @return this assertion
+   * @throws NullPointerException if {@code key} or {@code text} is null
+   */
+  public ControllerAssert hasFailedToReconcileWithMessageContaining(ObjectKey key, String text) {
+    requireKey(key, "hasFailedToReconcileWithMessageContaining");
+    Objects.requireNonNull(text, "ControllerAssert.hasFailedToReconcileWithMessageContaining(key, "
+        + "text): text is null. Pass part of the expected error message.");
+    return checkFailure(key, " with an error message containing \"" + text + "\"",
+        e -> e.getMessage() != null && e.getMessage().contains(text));
+  }
+
+  /**
+   * Checks that {@code key} was requeued: a reconcile returned {@code Result.requeue()} or {@code
+   * Result.requeueAfter(..)}, or failed (a failure is retried with backoff).
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasRequeued(String key) {
+    return hasRequeued(parse(key, "hasRequeued"));
+  }
+
+  /**
+   * Checks that {@code key} was requeued: a reconcile returned {@code Result.requeue()} or {@code
+   * Result.requeueAfter(..)}, or failed (a failure is retried with backoff).
+   *
+   * @param key the key
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasRequeued(ObjectKey key) {
+    requireKey(key, "hasRequeued");
+    return checkKey(key, "to have requeued " + key + " (requeue, requeueAfter or a failure)",
+        state -> state.records().stream().anyMatch(r -> r.outcome() != ReconcileOutcome.SUCCESS)
+            ? null
+            : (state.total() == 0 ? "but it " + waiting.still() + "has not reconciled it.\n"
+                : "but none of its reconciles " + waiting.still() + "did.\n") + state.history());
+  }
+
+  /**
+   * Checks that {@code key} was reconciled exactly {@code times} times.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @param times the expected count
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasReconcileCount(String key, long times) {
+    return hasReconcileCount(parse(key, "hasReconcileCount"), times);
+  }
+
+  /**
+   * Checks that {@code key} was reconciled exactly {@code times} times.
+   *
+   * @param key the key
+   * @param times the expected count
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   */
+  public ControllerAssert hasReconcileCount(ObjectKey key, long times) {
+    requireKey(key, "hasReconcileCount");
+    return checkKey(key, "to have reconciled " + key + " exactly " + count(times, "time"),
+        state -> state.total() == times ? null
+            : "but it reconciled it " + count(state.total(), "time") + ".\n" + state.history());
+  }
+
+  /**
+   * Checks that {@code key} was reconciled at most {@code times} times (to show that many events
+   * for one key were de-duplicated into few reconciles).
+   *
+   * <p>This check cannot wait: it holds at once, before the informer even delivered the events, and
+   * an extra reconcile would break it only later. So it refuses {@code within(..)}: first wait for
+   * the effect of the events ({@code within(..).hasReconciledSuccessfully(key)}, or an object the
+   * reconcile writes), then check the count at once.
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @param times the maximum
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalStateException if this assertion waits ({@code within(..)})
+   */
+  public ControllerAssert hasReconciledAtMost(String key, long times) {
+    return hasReconciledAtMost(parse(key, "hasReconciledAtMost"), times);
+  }
+
+  /**
+   * Checks that {@code key} was reconciled at most {@code times} times; refuses to wait, see {@link
+   * #hasReconciledAtMost(String, long)}.
+   *
+   * @param key the key
+   * @param times the maximum
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalStateException if this assertion waits ({@code within(..)})
+   */
+  public ControllerAssert hasReconciledAtMost(ObjectKey key, long times) {
+    requireKey(key, "hasReconciledAtMost");
+    if (waiting.waits()) {
+      throw new IllegalStateException("hasReconciledAtMost(" + key + ", " + times + ") cannot "
+          + "wait" + waiting.phrase() + ": it holds at once, before any event has been delivered, "
+          + "and an extra reconcile would only break it after the wait. Fix: first wait for the "
+          + "effect, e.g. assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(\""
+          + key + "\"), then call hasReconciledAtMost(..) without within(..).");
+    }
+    return checkKey(key, "to have reconciled " + key + " at most " + count(times, "time"),
+        state -> state.total() <= times ? null
+            : "but it reconciled it " + count(state.total(), "time") + ".\n" + state.history());
+  }
+
+  /**
+   * Checks that the controller is idle: running, caches synced, and its work queue holds no key
+   * (nothing queued, in flight or waiting).
+   *
+   * <p><b>Trap:</b> with {@code within(..)} this passes at once when nothing has happened yet: right
+   * after a write, before the informer delivered the event, the queue is empty too. Wait for an effect
+   * first ({@code within(..).hasReconciled(key)}, or an object the reconcile writes), then check that
+   * the controller is idle.
+   *
+   * @return this assertion
+   */
+  public ControllerAssert isIdle() {
+    isNotNull();
+    waiting.check(() -> {
+      WorkQueueStats queue = actual.workQueue().stats();
+      List<String> held = StateFormat.heldKeys(queue);
+      String problem = !actual.isRunning() ? "but it is not running: start it with "
+          + "controller.start() or ControllerHarness.start(controller).\n"
+          : !actual.hasSynced() ? "but its informer caches have not synced.\n"
+          : !held.isEmpty() ? "but its work queue " + waiting.still() + "held "
+              + count(held.size(), "key") + ":\n" + StateFormat.queueContents(queue, "  ")
+              + StateFormat.lastFailures(held, actual.reconcileLog())
+          : null;
+      if (problem != null) {
+        throw failed(expecting("to be idle (running, caches synced, work queue empty)")
+            + problem);
+      }
+    });
+    return myself;
+  }
+
+  /**
+   * Checks that the controller's work queue holds no key: {@code workQueue().isEmpty()}. The same trap
+   * as {@link #isIdle()}: with {@code within(..)} it passes before any event arrived.
+   *
+   * @return this assertion
+   */
+  public ControllerAssert hasEmptyWorkQueue() {
+    workQueue().isEmpty();
+    return myself;
+  }
+
+  private ControllerAssert checkFailure(ObjectKey key, String with,
+      Predicate<Throwable> matching) {
+    return checkKey(key, "to have failed to reconcile " + key + with, state -> {
+      if (state.records().stream().anyMatch(r -> r.outcome() == ReconcileOutcome.ERROR
+          && r.error() != null && matching.test(r.error()))) {
+        return null;
+      }
+      if (state.total() == 0) {
+        return "but it " + waiting.still() + "has not reconciled it.\n" + state.history();
+      }
+      boolean anyFailed = state.records().stream()
+          .anyMatch(r -> r.outcome() == ReconcileOutcome.ERROR);
+      return (anyFailed ? "but none of its failures " + waiting.still() + "matched.\n"
+          : "but none of its reconciles " + waiting.still() + "failed.\n") + state.history();
+    });
+  }
+
+  /** Runs a check on the state of one key; {@code problem} returns null when it passes. */
+  private ControllerAssert checkKey(ObjectKey key, String expectation,
+      Function<KeyState, String> problem) {
+    isNotNull();
+    waiting.check(() -> {
+      KeyState state = KeyState.of(actual, key);
+      String text = problem.apply(state);
+      if (text != null) {
+        throw failed(expecting(expectation) + text
+            + "work queue: " + queueLine(state.stats().queue()) + "\n");
+      }
+    });
+    return myself;
+  }
+
+  private String expecting(String expectation) {
+    return "\nExpecting controller \"" + actual.name() + "\"\n  " + expectation + waiting.phrase()
+        + "\n";
+  }
+
+  private AssertionError failed(String message) {
+    return failure("%s", message.stripTrailing());
+  }
+
+  private static String queueLine(WorkQueueStats queue) {
+    return "queued " + StateFormat.keys(queue.queuedKeys()) + ", in flight "
+        + StateFormat.keys(queue.inFlightKeys()) + ", waiting "
+        + StateFormat.keys(queue.waitingKeys());
+  }
+
+  private static ObjectKey parse(String key, String method) {
+    if (key == null) {
+      throw nullKey(method);
+    }
+    return ObjectKey.parse(key);
+  }
+
+  private static void requireKey(ObjectKey key, String method) {
+    if (key == null) {
+      throw nullKey(method);
+    }
+  }
+
+  private static NullPointerException nullKey(String method) {
+    return new NullPointerException("ControllerAssert." + method + ": the key is null. Pass "
+        + "\"namespace/name\", \"name\" (cluster-scoped) or ObjectKey.of(namespace, name).");
+  }
+}

@@ -1,0 +1,55 @@
+package dev.ctk.assertions;
+
+import dev.ctk.controller.Controller;
+import dev.ctk.controller.WorkQueue;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+/**
+ * The entry point of ctk's AssertJ assertions: one {@code assertThat} per type. Static-import it next
+ * to AssertJ's {@code Assertions.assertThat}; Java picks the most specific overload.
+ *
+ * <pre>{@code
+ * import static dev.ctk.assertions.ControllerAssertions.assertThat;
+ * import static java.time.Duration.ofSeconds;
+ *
+ * assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
+ * assertThat(controller).workQueue().within(ofSeconds(5)).isEmpty();
+ * assertThat(informer).hasSynced().containsKey("default/web");
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class ControllerAssertions {
+
+  private ControllerAssertions() {}
+
+  /**
+   * Assertions on a controller: cache sync, reconcile outcomes per key, its work queue.
+   *
+   * @param controller the controller
+   * @return an assertion that checks at once; {@code within(..)} makes it wait
+   */
+  public static ControllerAssert assertThat(Controller controller) {
+    return new ControllerAssert(controller);
+  }
+
+  /**
+   * Assertions on a work queue: emptiness, depth, keys.
+   *
+   * @param queue the queue
+   * @return an assertion that checks at once; {@code within(..)} makes it wait
+   */
+  public static WorkQueueAssert assertThat(WorkQueue<?> queue) {
+    return new WorkQueueAssert(queue);
+  }
+
+  /**
+   * Assertions on an informer: sync and the keys in its cache.
+   *
+   * @param informer the informer
+   * @return an assertion that checks at once; {@code within(..)} makes it wait
+   */
+  public static InformerAssert assertThat(SharedIndexInformer<?> informer) {
+    return new InformerAssert(informer);
+  }
+}

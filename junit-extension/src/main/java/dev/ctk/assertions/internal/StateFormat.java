@@ -1,0 +1,319 @@
+package dev.ctk.assertions.internal;
+
+import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerStats;
+import dev.ctk.controller.ObjectKey;
+import dev.ctk.controller.ReconcileOutcome;
+import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.WorkQueueStats;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Text for failure messages and failure reports: durations, errors, reconcile histories and work
+ * queue states, written the same way everywhere and without anything measured (no elapsed times), so
+ * that messages are deterministic and tests can compare them as whole strings.
+ *
+ * <p>Internal: not part of ctk's API; it may change in any release.
+ */
+public final class StateFormat {
+
+  /** How many reconciles of one key a message lists (the most recent ones). */
+  public static final int HISTORY_LIMIT = 5;
+
+  /** How many keys a message lists before it says "... and N more". */
+  public static final int KEY_LIMIT = 20;
+
+  private static final int ERROR_TEXT_LIMIT = 200;
+
+  private StateFormat() {}
+
+  /**
+   * A duration as people write it: {@code 5s}, {@code 200ms}, {@code 2m}, {@code 1m30s}, {@code
+   * 1500ms}.
+   *
+   * @param duration a non-negative duration
+   * @return its text
+   */
+  public static String duration(Duration duration) {
+    if (duration.isZero()) {
+      return "0s";
+    }
+    if (duration.getNano() % 1_000_000 != 0) {
+      return duration.toString();
+    }
+    long millis = duration.toMillis();
+    if (millis % 1000 != 0) {
+      return millis + "ms";
+    }
+    long seconds = millis / 1000;
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    if (seconds < 3600 || seconds % 60 != 0) {
+      return seconds / 60 + "m" + (seconds % 60 == 0 ? "" : seconds % 60 + "s");
+    }
+    long minutes = seconds / 60;
+    return minutes / 60 + "h" + (minutes % 60 == 0 ? "" : minutes % 60 + "m");
+  }
+
+  /**
+   * An error in one line: {@code 409 Conflict: Operation cannot be fulfilled on ...} for an API error,
+   * {@code IllegalStateException: backend down} otherwise; cut after 200 characters.
+   *
+   * @param error the error, or {@code null}
+   * @return its text
+   */
+  public static String error(Throwable error) {
+    if (error == null) {
+      return "no error recorded";
+    }
+    String text;
+    if (error instanceof KubernetesClientException api && api.getCode() > 0) {
+      Status status = api.getStatus();
+      String reason = status == null || status.getReason() == null ? "" : " " + status.getReason();
+      String message = status == null || status.getMessage() == null
+          ? api.getMessage()
+          : status.getMessage();
+      text = api.getCode() + reason + ": " + message;
+    } else {
+      text = error.getMessage() == null
+          ? error.getClass().getSimpleName()
+          : error.getClass().getSimpleName() + ": " + error.getMessage();
+    }
+    text = text.replace("\r", "").replace('\n', ' ');
+    return text.length() <= ERROR_TEXT_LIMIT ? text : text.substring(0, ERROR_TEXT_LIMIT) + "...";
+  }
+
+  /**
+   * The outcome of one reconcile: {@code SUCCESS}, {@code REQUEUE}, {@code REQUEUE_AFTER 30s} or
+   * {@code ERROR IllegalStateException: backend down}.
+   *
+   * @param record the reconcile
+   * @return its text
+   */
+  public static String outcome(ReconcileRecord record) {
+    switch (record.outcome()) {
+      case REQUEUE_AFTER:
+        return record.requeueAfter() == null
+            ? "REQUEUE_AFTER"
+            : "REQUEUE_AFTER " + duration(record.requeueAfter());
+      case ERROR:
+        return "ERROR " + error(record.error());
+      default:
+        return record.outcome().name();
+    }
+  }
+
+  /**
+   * Keys as a list, at most {@link #KEY_LIMIT} of them: {@code [default/a, default/b]} or {@code
+   * [default/a, ... and 3 more]}.
+   *
+   * @param keys the keys, in the order to show them
+   * @return the text
+   */
+  public static String keys(Collection<?> keys) {
+    List<String> shown = keys.stream().limit(KEY_LIMIT).map(String::valueOf)
+        .collect(Collectors.toCollection(ArrayList::new));
+    if (keys.size() > KEY_LIMIT) {
+      shown.add("... and " + (keys.size() - KEY_LIMIT) + " more");
+    }
+    return "[" + String.join(", ", shown) + "]";
+  }
+
+  /**
+   * {@code 1 key} / {@code 3 keys}.
+   *
+   * @param count how many
+   * @param noun the singular noun
+   * @return the count and the noun, plural when needed
+   */
+  public static String count(long count, String noun) {
+    return count(count, noun, noun + "s");
+  }
+
+  /**
+   * {@code 1 retry} / {@code 3 retries}.
+   *
+   * @param count how many
+   * @param singular the noun for one
+   * @param plural the noun for any other count
+   * @return the count and the right noun
+   */
+  public static String count(long count, String singular, String plural) {
+    return count + " " + (count == 1 ? singular : plural);
+  }
+
+  /**
+   * The three lines that say what a work queue holds.
+   *
+   * @param stats a snapshot of the queue
+   * @param indent the prefix of each line
+   * @return three lines, each ending with a newline
+   */
+  public static String queueContents(WorkQueueStats stats, String indent) {
+    return indent + "queued: " + keys(stats.queuedKeys()) + "\n"
+        + indent + "in flight: " + keys(stats.inFlightKeys()) + "\n"
+        + indent + "waiting (delayed or backing off): " + keys(stats.waitingKeys()) + "\n";
+  }
+
+  /**
+   * The distinct keys a work queue holds in any state: queued, then in flight, then waiting.
+   *
+   * @param stats a snapshot of the queue
+   * @return the keys
+   */
+  public static List<String> heldKeys(WorkQueueStats stats) {
+    List<String> held = new ArrayList<>(stats.queuedKeys());
+    for (String key : stats.inFlightKeys()) {
+      if (!held.contains(key)) {
+        held.add(key);
+      }
+    }
+    for (String key : stats.waitingKeys()) {
+      if (!held.contains(key)) {
+        held.add(key);
+      }
+    }
+    return held;
+  }
+
+  /**
+   * The reconciles of one key that the controller's log still holds, oldest first.
+   *
+   * @param log the controller's reconcile log
+   * @param key the key
+   * @return its records
+   */
+  public static List<ReconcileRecord> recordsOf(List<ReconcileRecord> log, ObjectKey key) {
+    return log.stream().filter(r -> r.key().equals(key)).collect(Collectors.toList());
+  }
+
+  /**
+   * What happened to a key: how many reconciles, then the last {@link #HISTORY_LIMIT} outcomes
+   * numbered from the first reconcile of the key.
+   *
+   * <pre>
+   * reconciles of default/web: 2 (oldest first)
+   *   1. ERROR IllegalStateException: backend down
+   *   2. SUCCESS
+   * </pre>
+   *
+   * @param key the key
+   * @param total how many times the key was reconciled (from the controller's counters)
+   * @param records the records of the key the log still holds, oldest first
+   * @return the lines, each ending with a newline
+   */
+  public static String history(ObjectKey key, long total, List<ReconcileRecord> records) {
+    if (total == 0 && records.isEmpty()) {
+      return key + " was never reconciled\n";
+    }
+    long count = Math.max(total, records.size());
+    List<ReconcileRecord> shown = records.subList(
+        Math.max(0, records.size() - HISTORY_LIMIT), records.size());
+    StringBuilder text = new StringBuilder("reconciles of ").append(key).append(": ").append(count)
+        .append(shown.size() < count ? " (last " + shown.size() + " shown, oldest first)"
+            : " (oldest first)")
+        .append('\n');
+    long number = count - shown.size() + 1;
+    for (ReconcileRecord record : shown) {
+      text.append("  ").append(number++).append(". ").append(outcome(record)).append('\n');
+    }
+    return text.toString();
+  }
+
+  /**
+   * One line per held key whose last reconcile failed: {@code last reconcile of default/web failed
+   * (3 in a row): IllegalStateException: backend down}.
+   *
+   * @param keys the keys to describe, as text
+   * @param log the controller's reconcile log
+   * @return the lines, each ending with a newline (empty when no key's last reconcile failed)
+   */
+  public static String lastFailures(List<String> keys, List<ReconcileRecord> log) {
+    StringBuilder text = new StringBuilder();
+    for (String key : keys) {
+      List<ReconcileRecord> records = log.stream().filter(r -> r.key().toString().equals(key))
+          .collect(Collectors.toList());
+      int inARow = 0;
+      for (int i = records.size() - 1; i >= 0 && records.get(i).outcome() == ReconcileOutcome.ERROR;
+          i--) {
+        inARow++;
+      }
+      if (inARow > 0) {
+        text.append("last reconcile of ").append(key).append(" failed (").append(inARow)
+            .append(" in a row): ").append(error(records.get(records.size() - 1).error()))
+            .append('\n');
+      }
+    }
+    return text.toString();
+  }
+
+  /**
+   * The name of an informer in messages: {@code ConfigMap informer}.
+   *
+   * @param informer the informer
+   * @return its name
+   */
+  public static String informerName(SharedIndexInformer<?> informer) {
+    Class<?> type = informer.getApiTypeClass();
+    return (type == null ? "unknown" : type.getSimpleName()) + " informer";
+  }
+
+  /**
+   * A short report of a controller's state, for a failed test's output:
+   *
+   * <pre>
+   * controller "cm": running, caches synced
+   *   work queue: queued [], in flight [], waiting [default/web]; 3 adds, 2 retries
+   *   reconciles: 4 (2 succeeded, 2 failed, 0 requeued)
+   *   default/web: 3 reconciles, last ERROR IllegalStateException: backend down
+   *   default/api: 1 reconcile, last SUCCESS
+   * </pre>
+   *
+   * @param controller the controller
+   * @return the report, ending with a newline
+   */
+  public static String report(Controller controller) {
+    ControllerStats stats = controller.stats();
+    WorkQueueStats queue = stats.queue();
+    StringBuilder text = new StringBuilder("controller \"").append(controller.name()).append("\": ")
+        .append(controller.isRunning() ? "running" : "stopped")
+        .append(stats.synced() ? ", caches synced" : ", caches NOT synced").append('\n');
+    text.append("  work queue: queued ").append(keys(queue.queuedKeys()))
+        .append(", in flight ").append(keys(queue.inFlightKeys()))
+        .append(", waiting ").append(keys(queue.waitingKeys()))
+        .append("; ").append(count(queue.adds(), "add")).append(", ")
+        .append(count(queue.retries(), "retry", "retries")).append('\n');
+    text.append("  reconciles: ").append(stats.reconciles()).append(" (")
+        .append(stats.successes()).append(" succeeded, ").append(stats.errors()).append(" failed, ")
+        .append(stats.requeues()).append(" requeued)").append('\n');
+    int shown = 0;
+    List<Map.Entry<ObjectKey, ReconcileRecord>> lastPerKey =
+        new ArrayList<>(stats.lastReconcilePerKey().entrySet());
+    lastPerKey.sort(Map.Entry.comparingByKey(Comparator.comparing(ObjectKey::toString)));
+    for (Map.Entry<ObjectKey, ReconcileRecord> last : lastPerKey) {
+      if (shown++ == KEY_LIMIT) {
+        text.append("  ... and ").append(stats.lastReconcilePerKey().size() - KEY_LIMIT)
+            .append(" more keys\n");
+        break;
+      }
+      long count = stats.reconcilesPerKey().getOrDefault(last.getKey(), 0L);
+      text.append("  ").append(last.getKey()).append(": ").append(count(count, "reconcile"))
+          .append(", last ").append(outcome(last.getValue())).append('\n');
+    }
+    if (stats.droppedLogRecords() > 0) {
+      text.append("  (the reconcile log dropped its ").append(stats.droppedLogRecords())
+          .append(" oldest records)\n");
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,30 @@
+package dev.ctk.junit;
+
+import dev.ctk.fake.FakeCluster;
+import dev.ctk.junit.ControllerTest.Isolation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * What a {@link ControllerTestExtension.Builder} was given, frozen by {@code build()}.
+ *
+ * @param isolation the isolation, or {@code null} to resolve it from configuration
+ * @param crds CRD files
+ * @param resources object files
+ * @param crdObjects CRDs (already copied)
+ * @param objects objects (already copied)
+ * @param customizer the last step applied to every cluster builder
+ */
+record BuilderSettings(Isolation isolation, List<ResourceLocation> crds,
+    List<ResourceLocation> resources, List<CustomResourceDefinition> crdObjects,
+    List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer) {
+
+  BuilderSettings {
+    crds = List.copyOf(crds);
+    resources = List.copyOf(resources);
+    crdObjects = List.copyOf(crdObjects);
+    objects = List.copyOf(objects);
+  }
+}

@@ -1,0 +1,192 @@
+package dev.ctk.junit;
+
+import dev.ctk.assertions.internal.Polling;
+import dev.ctk.assertions.internal.StateFormat;
+import dev.ctk.controller.Controller;
+import dev.ctk.fake.FakeCluster;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * Starts controllers for a test and closes them after it. Inject it as a parameter of a test or
+ * lifecycle method of a {@link ControllerTest @ControllerTest} class.
+ *
+ * <p>{@link #start(Controller)} registers a controller and starts it (which waits for its informer
+ * caches to sync), then waits (at most 30s) until every informer's watch is open; after the test
+ * the extension closes the registered controllers in reverse order, before the cluster
+ * closes, so no controller thread outlives its test and no reconcile still running at the end of the
+ * test finds its client closed. When the test fails, the extension reports each registered
+ * controller's state (work queue, reconcile counts, the last reconcile of each key) as a JUnit report
+ * entry and on standard error.
+ *
+ * <p>Which harness you get depends on where it is injected:
+ *
+ * <ul>
+ *   <li>a test method, {@code @BeforeEach} or {@code @AfterEach}: the harness of that test; its
+ *       controllers are closed after that test;
+ *   <li>with {@code isolation = PER_CLASS}, {@code @BeforeAll} (or a {@code PER_CLASS} test-instance
+ *       constructor) of a class: the harness of that class; its controllers run for every test of
+ *       that class and of its {@code @Nested} classes, and are closed when that class ends. A
+ *       {@code @Nested} class has a harness of its own: controllers started in its {@code @BeforeAll}
+ *       stop when it ends, and never run on into its sibling classes.
+ * </ul>
+ *
+ * <p>{@link #controllers()} lists the controllers of the harness and of the harnesses enclosing it
+ * (the test's, its class's, the enclosing classes'), so the failure report of a test covers every
+ * controller running during it.
+ *
+ * <pre>{@code
+ * @Test
+ * void labels_replica_sets(KubernetesClient client, ControllerHarness harness) {
+ *   Controller controller = harness.start(ReplicaSetLabeller.create(client));
+ *   client.apps().replicaSets().resource(replicaSet("web")).create();
+ *   assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
+ * }   // the controller is closed here, then the cluster
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class ControllerHarness {
+
+  /** How long {@link #start(Controller)} waits, after the caches synced, for the watches to open. */
+  private static final Duration WATCH_TIMEOUT = Duration.ofSeconds(30);
+
+  private final FakeCluster cluster;
+  private final ControllerHarness parent;
+  private final List<Controller> controllers = new ArrayList<>();
+  private boolean closed;
+
+  ControllerHarness(FakeCluster cluster, ControllerHarness parent) {
+    this.cluster = cluster;
+    this.parent = parent;
+  }
+
+  /**
+   * Starts a controller, waits until every informer it watches has an open watch, and closes it
+   * after the test (after the class, for a class harness). The controller is registered before it
+   * starts, so it is closed even if it fails to start.
+   *
+   * <p>fabric8 reports an informer as synced once its first list is stored, before its watch is open.
+   * Waiting for the watch means that a controller returned by this method sees every later change,
+   * and that closing it right away does not leave a half-opened watch behind.
+   *
+   * @param controller a controller that was not started yet
+   * @return the same controller, started, with synced caches and open watches
+   * @throws IllegalStateException if the test this harness belongs to is over, the controller was
+   *     already started, or a watch did not open within 30s
+   * @throws dev.ctk.controller.CacheSyncTimeoutException if its caches did not sync in time
+   */
+  public Controller start(Controller controller) {
+    Objects.requireNonNull(controller, "ControllerHarness.start: the controller is null");
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("Cannot start controller \"" + controller.name()
+            + "\": the test this ControllerHarness belongs to is over and its controllers were "
+            + "closed. Use the harness injected into the current test.");
+      }
+      if (controllers.contains(controller)) {
+        throw new IllegalStateException("Controller \"" + controller.name()
+            + "\" was already started by this harness. Start each controller once.");
+      }
+      controllers.add(controller);
+    }
+    controller.start();
+    awaitWatches(controller);
+    return controller;
+  }
+
+  private static void awaitWatches(Controller controller) {
+    try {
+      Polling.atMost(WATCH_TIMEOUT).until(() -> controller.informers().stream()
+          .allMatch(ControllerHarness::isWatching));
+    } catch (ConditionTimeoutException e) {
+      String states = controller.informers().stream()
+          .map(i -> "  " + StateFormat.informerName(i) + ": "
+              + (isWatching(i) ? "watching" : i.isRunning() ? "running, watch not open"
+                  : "not running"))
+          .collect(Collectors.joining("\n"));
+      throw new IllegalStateException("Controller \"" + controller.name() + "\" started and its "
+          + "caches synced, but not every informer opened its watch within "
+          + StateFormat.duration(WATCH_TIMEOUT) + ":\n" + states + "\nFix: check that the API "
+          + "server allows watching these kinds, and that no informer was stopped.", e);
+    }
+  }
+
+  private static boolean isWatching(SharedIndexInformer<?> informer) {
+    try {
+      return informer.isWatching();
+    } catch (RuntimeException e) {
+      return false;   // fabric8 may throw while a watch is being replaced
+    }
+  }
+
+  /**
+   * The controllers started through this harness and through the harnesses enclosing it (its class's
+   * and the enclosing classes', with per-class isolation), outermost first, each in start order.
+   *
+   * @return an immutable list
+   */
+  public List<Controller> controllers() {
+    List<Controller> all = new ArrayList<>();
+    if (parent != null) {
+      all.addAll(parent.controllers());
+    }
+    synchronized (this) {
+      all.addAll(controllers);
+    }
+    return Collections.unmodifiableList(all);
+  }
+
+  /**
+   * The cluster's shared client (the same as an injected {@code KubernetesClient}).
+   *
+   * @return the client; closed with the cluster
+   */
+  public KubernetesClient client() {
+    return cluster.client();
+  }
+
+  /**
+   * The cluster the controllers run against.
+   *
+   * @return the cluster
+   */
+  public FakeCluster cluster() {
+    return cluster;
+  }
+
+  /** Closes this harness's controllers in reverse start order; later starts fail. */
+  void close() {
+    List<Controller> toClose;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      toClose = new ArrayList<>(controllers);
+    }
+    Collections.reverse(toClose);
+    RuntimeException failure = null;
+    for (Controller controller : toClose) {
+      try {
+        controller.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,244 @@
+package dev.ctk.junit;
+
+import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTestConfig.Resolved;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.junit.platform.commons.support.ModifierSupport;
+import org.junit.platform.commons.support.ReflectionSupport;
+
+/**
+ * Finds, for any extension context, the class that owns the ctk settings of its test scope, and
+ * resolves those settings (once per owner) into a {@link ClusterSpec}.
+ *
+ * <p>The owner is, for the annotation, the innermost class of the chain (the test class and its
+ * enclosing {@code @Nested} parents) that carries {@code @ControllerTest}; for a builder-made
+ * extension, the innermost class whose {@code @RegisterExtension} field holds that very extension
+ * instance. Without either (a bare {@code @ExtendWith}) it is the outermost test class. A per-class
+ * cluster is owned by the owner's class scope; {@code @Nested} classes below it borrow it.
+ */
+final class ScopeResolution {
+
+  /** Where the extension keeps its state. */
+  static final Namespace NAMESPACE = Namespace.create(ControllerTestExtension.class);
+
+  private ScopeResolution() {}
+
+  /**
+   * A store key: what is stored, for which extension instance (compared by identity), in which
+   * context.
+   *
+   * @param kind {@code "spec"}, {@code "class-scope"} or {@code "method-scope"}
+   * @param extension the extension instance
+   * @param uniqueId the unique id of the context the value belongs to
+   */
+  record StoreKey(String kind, ControllerTestExtension extension, String uniqueId) {}
+
+  /** The test class and its enclosing test classes, outermost first. */
+  static List<Class<?>> classChain(ExtensionContext context) {
+    List<Class<?>> chain = new ArrayList<>(context.getEnclosingTestClasses());
+    chain.add(context.getRequiredTestClass());
+    return chain;
+  }
+
+  /** Whether the context is a class's context (not a method's, not the engine's). */
+  static boolean isClassContext(ExtensionContext context) {
+    return context.getTestMethod().isEmpty() && context.getTestClass().isPresent();
+  }
+
+  /** The nearest class context at or above {@code context}. */
+  static ExtensionContext classContext(ExtensionContext context) {
+    for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+      if (isClassContext(c)) {
+        return c;
+      }
+    }
+    throw new IllegalStateException("No test class context at or above " + context.getUniqueId());
+  }
+
+  /** The context of the class enclosing a {@code @Nested} class, from that class's context. */
+  static ExtensionContext enclosingClassContext(ExtensionContext classContext) {
+    return classContext(classContext.getParent().orElseThrow(() -> new IllegalStateException(
+        "No enclosing class context above " + classContext.getUniqueId())));
+  }
+
+  /** The class that owns the settings of {@code context} for this extension instance. */
+  static Class<?> ownerClass(ExtensionContext context, ControllerTestExtension extension,
+      BuilderSettings explicit) {
+    List<Class<?>> chain = classChain(context);
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      Class<?> type = chain.get(i);
+      boolean owns = explicit == null
+          ? AnnotationSupport.findAnnotation(type, ControllerTest.class).isPresent()
+          : registrations(type, context).stream().anyMatch(r -> r.value() == extension);
+      if (owns) {
+        return type;
+      }
+    }
+    if (explicit != null) {
+      for (int i = chain.size() - 1; i >= 0; i--) {
+        if (!registrations(chain.get(i), context).isEmpty()) {
+          return chain.get(i);
+        }
+      }
+    }
+    return chain.get(0);
+  }
+
+  /** The class-level context of the owner class, walking up from {@code context}. */
+  static ExtensionContext ownerContext(ExtensionContext context, ControllerTestExtension extension,
+      BuilderSettings explicit) {
+    Class<?> owner = ownerClass(context, extension, explicit);
+    for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+      if (isClassContext(c) && c.getRequiredTestClass() == owner) {
+        return c;
+      }
+    }
+    throw new IllegalStateException("No class context for " + owner.getName() + " above "
+        + context.getUniqueId());
+  }
+
+  /**
+   * The settings of the scope {@code context} belongs to, resolved once per owner class and kept in
+   * the owner's store.
+   *
+   * @param explicit the builder's settings, or {@code null} when registered by the annotation
+   * @throws ExtensionConfigurationException for an invalid value or a missing file
+   */
+  static ClusterSpec spec(ExtensionContext context, ControllerTestExtension extension,
+      BuilderSettings explicit) {
+    ExtensionContext owner = ownerContext(context, extension, explicit);
+    return owner.getStore(NAMESPACE).computeIfAbsent(
+        new StoreKey("spec", extension, owner.getUniqueId()),
+        key -> resolve(owner, explicit), ClusterSpec.class);
+  }
+
+  /**
+   * Fails when a builder-made extension shares the class chain of {@code context} with another
+   * registration: {@code @ControllerTest}, or a second {@code @RegisterExtension} field. (Several
+   * {@code @ControllerTest} annotations are fine: JUnit registers their extension once.)
+   *
+   * @throws ExtensionConfigurationException naming both registrations and the fix
+   */
+  static void checkRegisteredOnce(ExtensionContext context, BuilderSettings explicit) {
+    if (explicit == null) {
+      return;
+    }
+    List<Class<?>> chain = classChain(context);
+    for (Class<?> type : chain) {
+      if (AnnotationSupport.findAnnotation(type, ControllerTest.class).isPresent()) {
+        throw new ExtensionConfigurationException("ControllerTestExtension is registered twice for "
+            + context.getRequiredTestClass().getName() + ": by @ControllerTest on "
+            + type.getName() + " and by a @RegisterExtension field made with "
+            + "ControllerTestExtension.builder(). Fix: keep one of them; the builder can do "
+            + "everything the annotation does.");
+      }
+    }
+    Set<Field> fields = new LinkedHashSet<>();
+    for (Class<?> type : chain) {
+      registrations(type, context).forEach(r -> fields.add(r.field()));
+    }
+    if (fields.size() > 1) {
+      throw new ExtensionConfigurationException("ControllerTestExtension is registered twice for "
+          + context.getRequiredTestClass().getName() + ": by the @RegisterExtension fields "
+          + fields.stream().map(f -> f.getDeclaringClass().getName() + "." + f.getName())
+              .collect(Collectors.joining(" and ")) + ". Fix: keep one of them; to give "
+          + "@Nested classes settings of their own, register one extension on each @Nested class "
+          + "and none on the class that encloses them.");
+    }
+  }
+
+  /** A {@code @RegisterExtension} field that holds a ControllerTestExtension (value if readable). */
+  private record Registration(Field field, Object value) {}
+
+  /** The ControllerTestExtension fields of {@code type} (and its superclasses). */
+  private static List<Registration> registrations(Class<?> type, ExtensionContext context) {
+    List<Registration> found = new ArrayList<>();
+    for (Field field : AnnotationSupport.findAnnotatedFields(type, RegisterExtension.class)) {
+      Object value = read(field, type, context);
+      if (value instanceof ControllerTestExtension
+          || (value == null && ControllerTestExtension.class.isAssignableFrom(field.getType()))) {
+        found.add(new Registration(field, value));
+      }
+    }
+    return found.isEmpty() ? Collections.emptyList() : found;
+  }
+
+  /** A field's value: static, or from the test instance of {@code type}; null if unreadable. */
+  private static Object read(Field field, Class<?> type, ExtensionContext context) {
+    Object instance = null;
+    if (!ModifierSupport.isStatic(field)) {
+      instance = context.getTestInstances().flatMap(all -> all.findInstance(type)).orElse(null);
+      if (instance == null) {
+        return null;
+      }
+    }
+    return ReflectionSupport.tryToReadFieldValue(field, instance).toOptional().orElse(null);
+  }
+
+  private static ClusterSpec resolve(ExtensionContext owner, BuilderSettings explicit) {
+    ControllerTestConfig config = ControllerTestConfig.of(owner);
+    Class<?> ownerClass = owner.getRequiredTestClass();
+    if (explicit != null) {
+      return new ClusterSpec(
+          config.resolve(ControllerTestConfig.ISOLATION, explicit.isolation(),
+              "ControllerTestExtension.builder().withIsolation(..)"),
+          explicit.crds(), explicit.resources(), explicit.crdObjects(), explicit.objects(),
+          explicit.customizer(),
+          "ControllerTestExtension.builder() registered for " + ownerClass.getName());
+    }
+    // innermost first: each attribute comes from the innermost annotation that sets it
+    List<Class<?>> chain = classChain(owner);
+    Collections.reverse(chain);
+    List<Class<?>> annotated = chain.stream()
+        .filter(c -> AnnotationSupport.findAnnotation(c, ControllerTest.class).isPresent())
+        .collect(Collectors.toList());
+    Optional<Class<?>> isolationFrom = annotated.stream()
+        .filter(c -> annotation(c).isolation() != Isolation.DEFAULT).findFirst();
+    Resolved<Isolation> isolation = config.resolve(ControllerTestConfig.ISOLATION,
+        isolationFrom.map(c -> annotation(c).isolation()).orElse(null),
+        isolationFrom.map(c -> "@ControllerTest on " + c.getName()).orElse(null));
+    List<ResourceLocation> crds = locations(annotated, "crds", ControllerTest::crds);
+    List<ResourceLocation> resources =
+        locations(annotated, "resources", ControllerTest::resources);
+    return new ClusterSpec(isolation, crds, resources, List.of(), List.of(),
+        UnaryOperator.identity(), "@ControllerTest on " + ownerClass.getName());
+  }
+
+  private static ControllerTest annotation(Class<?> type) {
+    return AnnotationSupport.findAnnotation(type, ControllerTest.class).orElseThrow();
+  }
+
+  /** The files of the innermost annotation that lists any, parsed and checked. */
+  private static List<ResourceLocation> locations(List<Class<?>> annotated, String attribute,
+      Function<ControllerTest, String[]> read) {
+    List<ResourceLocation> parsed = new ArrayList<>();
+    for (Class<?> type : annotated) {
+      String[] texts = read.apply(annotation(type));
+      if (texts.length == 0) {
+        continue;
+      }
+      ClassLoader loader = ResourceLocation.defaultLoader();
+      for (String text : texts) {
+        parsed.add(ResourceLocation.parse(text,
+            "@ControllerTest(" + attribute + ") on " + type.getName(), loader,
+            ExtensionConfigurationException::new));
+      }
+      break;
+    }
+    return parsed;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.ctk.junit;
+
+import dev.ctk.fake.FakeCluster;
+
+/**
+ * What one test method, or one class of a per-class scope, holds: a cluster (owned, or borrowed from
+ * the enclosing class scope) and a {@link ControllerHarness} whose parent is the enclosing scope's
+ * harness. Stored in the store of its own JUnit context, which closes it when that test (or class)
+ * ends: first the harness's controllers, then an owned cluster. A borrowed cluster stays open for the
+ * scope that owns it.
+ */
+final class TestScope implements AutoCloseable {
+
+  private final FakeCluster cluster;
+  private final boolean ownsCluster;
+  private final ControllerHarness harness;
+
+  private TestScope(FakeCluster cluster, boolean ownsCluster, ControllerHarness parentHarness) {
+    this.cluster = cluster;
+    this.ownsCluster = ownsCluster;
+    this.harness = new ControllerHarness(cluster, parentHarness);
+  }
+
+  /** A scope that owns a new cluster and closes it after its controllers. */
+  static TestScope owning(FakeCluster cluster) {
+    return new TestScope(cluster, true, null);
+  }
+
+  /** A scope inside {@code enclosing}: same cluster, its own harness listing the enclosing one's. */
+  static TestScope borrowing(TestScope enclosing) {
+    return new TestScope(enclosing.cluster, false, enclosing.harness);
+  }
+
+  FakeCluster cluster() {
+    return cluster;
+  }
+
+  ControllerHarness harness() {
+    return harness;
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    try {
+      harness.close();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    if (ownsCluster) {
+      try {
+        cluster.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
