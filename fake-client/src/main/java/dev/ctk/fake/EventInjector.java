@@ -5,6 +5,7 @@ import dev.ctk.fake.internal.FakeApiServer;
 import dev.ctk.fake.internal.ObjectJson;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Injects events into a {@link FakeCluster}, in two flavours.
@@ -17,24 +18,31 @@ import java.util.Objects;
  * and a {@code metadata.resourceVersion} in the object is ignored.
  *
  * <p><b>Synthetic</b> ({@link #emitAdded}, {@link #emitModified}, {@link #emitDeleted}): a watch event that the
- * store never saw, to simulate a watch stream that lies or lags. Nothing is stored and the resourceVersion counter
- * does not move; the event is not in the watch history, so a watch resuming later never replays it. It is delivered
- * to every watch open right now whose kind, namespace and label/field selectors match the object. Informer caches
- * (and their event handlers) change accordingly, but GET and LIST still answer the store's state, so an informer
- * relist "heals" the cache. The event carries the object's own resourceVersion if it has one, else the current
- * global resourceVersion (informers record it as their last seen version). Note that fabric8 informers update
- * their cache but do not call {@code onUpdate} when a MODIFIED event carries the resourceVersion the cache already
- * holds: to make handlers fire, clear the object's resourceVersion (after some later write) or set a new one.
+ * store never saw, to simulate a watch stream that lies. Nothing is stored and the resourceVersion counter does not
+ * move; the event is not in the watch history, so a watch resuming later never replays it. It is delivered to every
+ * watch open right now whose kind, namespace and label/field selectors match the object. Informer caches (and their
+ * event handlers) change accordingly, but GET and LIST still answer the store's state. The cache stays wrong until
+ * the informer relists, and a fabric8 informer relists only when its watch fails with 410 Gone (or its reconnect
+ * fails), not on an ordinary re-watch: a later committed change to the same object does correct it.
+ *
+ * <p>The event carries the larger of the object's own resourceVersion and the current global one, so the informer's
+ * last seen resourceVersion never moves back. To simulate a lagging or rewound stream, pass a resourceVersion
+ * explicitly ({@link #emitModified(HasMetadata, String)} and its siblings). Note that fabric8 informers update their
+ * cache but do not call {@code onUpdate} when a MODIFIED event carries the resourceVersion the cache already holds:
+ * to make handlers fire after emitting at the current resourceVersion, commit some later write first, or pass a
+ * resourceVersion explicitly.
  *
  * <table>
  *   <caption>Effect of each method</caption>
  *   <tr><th>method</th><th>store (GET/LIST)</th><th>resourceVersion</th><th>watch history</th>
  *       <th>open watches / informers</th></tr>
  *   <tr><td>add</td><td>created</td><td>+1</td><td>ADDED recorded</td><td>ADDED</td></tr>
- *   <tr><td>update</td><td>replaced (no-op if nothing changed)</td><td>+1 (0 if no-op)</td>
- *       <td>MODIFIED recorded</td><td>MODIFIED (none if no-op)</td></tr>
- *   <tr><td>delete</td><td>removed, or kept with deletionTimestamp if it has finalizers</td><td>+1</td>
- *       <td>DELETED (or MODIFIED) recorded</td><td>DELETED (or MODIFIED)</td></tr>
+ *   <tr><td>update</td><td>replaced (no-op if nothing changed; removed if it drops the last finalizer of an object
+ *       being deleted)</td><td>+1 (0 if no-op)</td><td>MODIFIED (or DELETED) recorded</td>
+ *       <td>MODIFIED (or DELETED; none if no-op)</td></tr>
+ *   <tr><td>delete</td><td>removed, or kept with deletionTimestamp if it has finalizers; no-op if it is already
+ *       being deleted</td><td>+1 (0 if no-op)</td><td>DELETED (or MODIFIED) recorded</td>
+ *       <td>DELETED (or MODIFIED; none if no-op)</td></tr>
  *   <tr><td>emitAdded / emitModified / emitDeleted</td><td>unchanged</td><td>unchanged</td><td>not recorded</td>
  *       <td>ADDED / MODIFIED / DELETED</td></tr>
  * </table>
@@ -44,16 +52,20 @@ import java.util.Objects;
  * cluster.events().emitDeleted(web);                       // informers drop it; GET still finds it
  * }</pre>
  *
+ * <p>Every method fails with {@link IllegalStateException} once the cluster is closed.
+ *
  * @since 0.1.0
  */
 public final class EventInjector {
 
   private final FakeApiServer server;
   private final ObjectJson json;
+  private final Consumer<String> requireOpen;
 
-  EventInjector(FakeApiServer server, ObjectJson json) {
+  EventInjector(FakeApiServer server, ObjectJson json, Consumer<String> requireOpen) {
     this.server = server;
     this.json = json;
+    this.requireOpen = requireOpen;
   }
 
   /**
@@ -64,61 +76,129 @@ public final class EventInjector {
    * @param <T> its type
    * @return the stored object, as the same class
    * @throws FakeClusterException 409 AlreadyExists, missing namespace, missing CRD
+   * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T add(T object) {
+    requireOpen.accept("EventInjector.add(..)");
     return back(object, server.create("EventInjector.add", toJson(object)));
   }
 
   /**
    * Replaces the object through the store, unconditionally: its resourceVersion is ignored. An update that changes
-   * nothing is a no-op (no new resourceVersion, no event), as in kube-apiserver. Removing the last finalizer of an
-   * object being deleted removes it (DELETED).
+   * nothing is a no-op (no new resourceVersion, no event), as in kube-apiserver. An update that removes the last
+   * finalizer of an object being deleted removes it, as kube does: the update's other changes are dropped, and
+   * watches see DELETED carrying the last stored state (selected on that state).
    *
    * @param object the new state
    * @param <T> its type
    * @return the stored object, as the same class
    * @throws FakeClusterException when the object does not exist
+   * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T update(T object) {
+    requireOpen.accept("EventInjector.update(..)");
     return back(object, server.update("EventInjector.update", toJson(object)));
   }
 
   /**
    * Deletes the object through the store with API semantics: without finalizers it is removed (DELETED); with
-   * finalizers it gets {@code deletionTimestamp} and stays (MODIFIED) until an update removes the last one.
+   * finalizers it gets {@code deletionTimestamp} and stays (MODIFIED) until an update removes the last one. Deleting
+   * an object that is already being deleted changes nothing.
    *
    * @param object the object (kind, namespace and name are used)
    * @throws FakeClusterException when the object does not exist
+   * @throws IllegalStateException when the cluster is closed
    */
   public void delete(HasMetadata object) {
+    requireOpen.accept("EventInjector.delete(..)");
     server.delete("EventInjector.delete", toJson(object));
   }
 
   /**
-   * Sends a synthetic ADDED event to matching open watches; the store is not changed.
+   * Sends a synthetic ADDED event to matching open watches, at the larger of the object's resourceVersion and the
+   * current global one; the store is not changed.
    *
    * @param object the object the event carries
+   * @throws IllegalStateException when the cluster is closed
    */
   public void emitAdded(HasMetadata object) {
-    server.emit("EventInjector.emitAdded", "ADDED", toJson(object));
+    emit("emitAdded", "ADDED", object, null);
   }
 
   /**
-   * Sends a synthetic MODIFIED event to matching open watches; the store is not changed.
+   * Sends a synthetic MODIFIED event to matching open watches, at the larger of the object's resourceVersion and
+   * the current global one; the store is not changed.
    *
    * @param object the object the event carries
+   * @throws IllegalStateException when the cluster is closed
    */
   public void emitModified(HasMetadata object) {
-    server.emit("EventInjector.emitModified", "MODIFIED", toJson(object));
+    emit("emitModified", "MODIFIED", object, null);
   }
 
   /**
-   * Sends a synthetic DELETED event to matching open watches; the store is not changed.
+   * Sends a synthetic DELETED event to matching open watches, at the larger of the object's resourceVersion and
+   * the current global one; the store is not changed.
    *
    * @param object the object the event carries
+   * @throws IllegalStateException when the cluster is closed
    */
   public void emitDeleted(HasMetadata object) {
-    server.emit("EventInjector.emitDeleted", "DELETED", toJson(object));
+    emit("emitDeleted", "DELETED", object, null);
+  }
+
+  /**
+   * Sends a synthetic ADDED event carrying exactly {@code resourceVersion}; see
+   * {@link #emitModified(HasMetadata, String)} for what that does to an informer.
+   *
+   * @param object the object the event carries
+   * @param resourceVersion the resourceVersion the event carries, as given
+   * @throws IllegalStateException when the cluster is closed
+   */
+  public void emitAdded(HasMetadata object, String resourceVersion) {
+    emit("emitAdded", "ADDED", object, Objects.requireNonNull(resourceVersion, "resourceVersion"));
+  }
+
+  /**
+   * Sends a synthetic MODIFIED event carrying exactly {@code resourceVersion}, to simulate a lagging or rewound
+   * stream. An informer stores the object with that resourceVersion and records it as its last seen version
+   * ({@code lastSyncResourceVersion}). Nothing else happens until its watch reconnects ({@code timeoutSeconds}
+   * elapsed, the connection dropped); the re-watch starts from that version, so:
+   *
+   * <ul>
+   *   <li>older than the current global one, but still in the watch history: the fake replays every committed
+   *       change after it, and the informer receives again changes it already had (its handlers see older states,
+   *       then the same updates a second time);
+   *   <li>older than the retained history: the re-watch fails with 410 Gone and the informer relists (its cache
+   *       is then correct again);
+   *   <li>newer than the current global one: every re-watch is refused with 504 {@code Too large resource version}
+   *       and fabric8 retries about once a second until the cluster reaches that version; changes committed up to
+   *       it are never delivered.
+   * </ul>
+   *
+   * @param object the object the event carries
+   * @param resourceVersion the resourceVersion the event carries, as given
+   * @throws IllegalStateException when the cluster is closed
+   */
+  public void emitModified(HasMetadata object, String resourceVersion) {
+    emit("emitModified", "MODIFIED", object, Objects.requireNonNull(resourceVersion, "resourceVersion"));
+  }
+
+  /**
+   * Sends a synthetic DELETED event carrying exactly {@code resourceVersion}; see
+   * {@link #emitModified(HasMetadata, String)} for what that does to an informer.
+   *
+   * @param object the object the event carries
+   * @param resourceVersion the resourceVersion the event carries, as given
+   * @throws IllegalStateException when the cluster is closed
+   */
+  public void emitDeleted(HasMetadata object, String resourceVersion) {
+    emit("emitDeleted", "DELETED", object, Objects.requireNonNull(resourceVersion, "resourceVersion"));
+  }
+
+  private void emit(String method, String eventType, HasMetadata object, String resourceVersion) {
+    requireOpen.accept("EventInjector." + method + "(..)");
+    server.emit("EventInjector." + method, eventType, toJson(object), resourceVersion);
   }
 
   private ObjectNode toJson(HasMetadata object) {

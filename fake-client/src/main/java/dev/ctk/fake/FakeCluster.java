@@ -3,6 +3,7 @@ package dev.ctk.fake;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.FakeApiServer;
 import dev.ctk.fake.internal.ObjectJson;
+import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.seed.SeedDocument;
 import dev.ctk.fake.internal.seed.SeedSources;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -12,7 +13,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     .build()) {
  *   KubernetesClient client = cluster.client();
  *   ConfigMap web = client.configMaps().inNamespace("default").withName("web").get();
- *   cluster.events().emitDeleted(web);   // a watch event the store never saw
+ *   // a watch event the store never saw, at the current resourceVersion: informers drop "web", GET still finds it
+ *   cluster.events().emitDeleted(web);
  * }
  * }</pre>
  *
@@ -59,7 +60,7 @@ public final class FakeCluster implements AutoCloseable {
   private FakeCluster(FakeApiServer server, ObjectJson json) {
     this.server = server;
     this.json = json;
-    this.events = new EventInjector(server, json);
+    this.events = new EventInjector(server, json, this::requireOpen);
   }
 
   /**
@@ -207,8 +208,10 @@ public final class FakeCluster implements AutoCloseable {
    * @param <T> its type
    * @return the stored object (with uid, resourceVersion, creationTimestamp), as the same class
    * @throws FakeClusterException when it exists already, its namespace or CRD is missing
+   * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T create(T object) {
+    requireOpen("create(..)");
     return events.add(object);
   }
 
@@ -301,6 +304,7 @@ public final class FakeCluster implements AutoCloseable {
     return out;
   }
 
+  /** Fails every call that needs the running cluster (reads, writes, event injection) once it is closed. */
   private void requireOpen(String call) {
     if (closed.get()) {
       throw new IllegalStateException("FakeCluster at " + server.url() + " is closed; " + call
@@ -454,7 +458,7 @@ public final class FakeCluster implements AutoCloseable {
      *
      * @return the running cluster
      * @throws IllegalStateException when called twice
-     * @throws FakeClusterException when seeding fails or the port is in use
+     * @throws FakeClusterException when seeding fails, the port is in use, or the host cannot be listened on
      */
     public FakeCluster build() {
       if (built) {
@@ -475,12 +479,15 @@ public final class FakeCluster implements AutoCloseable {
         files.forEach(seed::addAll);
         server.seed(seed);
         server.start();
-      } catch (BindException e) {
+      } catch (ListenException e) {
         server.close();
         throw new FakeClusterException("Cannot start the fake API server on " + host + ":" + port + ": "
-            + (e.getMessage() == null ? "address already in use" : e.getMessage())
-            + ". Another process holds that port. Choose another port with withPort(..), or withPort(0) for a "
-            + "free one.", e);
+            + e.getMessage() + (e.addressInUse()
+                ? ". Another process holds that port. Choose another port with withPort(..), or withPort(0) for a "
+                    + "free one."
+                : ". The host \"" + host + "\" is not an address of this machine (or does not resolve). Choose "
+                    + "a local one with withHost(..): 127.0.0.1 (the default), localhost, or 0.0.0.0 for every "
+                    + "interface."), e);
       } catch (RuntimeException e) {
         server.close();
         throw e;

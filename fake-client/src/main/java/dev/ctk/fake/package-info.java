@@ -26,8 +26,9 @@
  *   <li>Reads: label selectors (equality and set-based), field selectors {@code metadata.name} and
  *       {@code metadata.namespace}, {@code limit}/{@code continue} over a consistent snapshot.
  *   <li>Watches over websockets and HTTP streaming that resume from a resourceVersion (410 Expired beyond the
- *       retained history), apply selector transitions (an object leaving a selection is DELETED for that watch),
- *       honour {@code timeoutSeconds} and {@code sendInitialEvents}.
+ *       retained history, 504 {@code Too large resource version} from a resourceVersion the cluster has not reached),
+ *       apply selector transitions (an object leaving a selection is DELETED for that watch), honour
+ *       {@code timeoutSeconds} and {@code sendInitialEvents}, and close watches whose client stops reading.
  *   <li>{@code Status} error bodies shaped as kube-apiserver shapes them; discovery; {@code /version}; health.
  * </ul>
  *

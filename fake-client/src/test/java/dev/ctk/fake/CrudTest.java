@@ -109,6 +109,27 @@ class CrudTest {
   }
 
   @Test
+  void deleteCollection_acrossAllNamespaces_isMethodNotAllowed_andDeletesNothing() {
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        .withName("team-a").endMetadata().build()).create();
+    client.configMaps().inNamespace("team-a").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+        .withNewMetadata().withName("x").withNamespace("team-a").endMetadata().build()).create();
+    client.configMaps().inNamespace("default").resource(configMap("y", Map.of())).create();
+
+    RawApi.Reply reply = api.delete("/api/v1/configmaps");
+
+    assertThat(reply.code()).isEqualTo(405);
+    assertThat(reply.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed",
+         "details":{},"code":405}"""));
+    assertThat(client.configMaps().inAnyNamespace().list().getItems()).extracting(c -> c.getMetadata().getName())
+        .containsExactlyInAnyOrder("x", "y");
+    assertThat(api.delete("/api/v1/namespaces/team-a/configmaps").code()).as("per namespace it is served")
+        .isEqualTo(200);
+  }
+
+  @Test
   void unsupportedHttpMethod_isMethodNotAllowed() throws Exception {
     java.net.http.HttpResponse<String> head = java.net.http.HttpClient.newBuilder()
         .version(java.net.http.HttpClient.Version.HTTP_1_1).build()

@@ -158,4 +158,34 @@ class DiscoveryAndCrdTest {
     }
     throw new AssertionError("no resource " + name + " in " + list);
   }
+
+  @Test
+  void requestResolvedBeforeItsCrdWasDeleted_findsNoKind_andCreatesNothing() {
+    cluster.installCrd(networkCrd());
+    dev.ctk.fake.internal.store.ObjectStore store = cluster.server().store();
+    // what a request holds after resolving its URL, before it takes the store lock
+    dev.ctk.fake.internal.registry.ResourceType stale = cluster.server().registry()
+        .byPath("samplecrd.k8s.io", "v1", "networks").orElseThrow();
+    cluster.client().apiextensions().v1().customResourceDefinitions().withName("networks.samplecrd.k8s.io")
+        .delete();
+    com.fasterxml.jackson.databind.node.ObjectNode body = (com.fasterxml.jackson.databind.node.ObjectNode) json("""
+        {"apiVersion":"samplecrd.k8s.io/v1","kind":"Network","metadata":{"name":"late","namespace":"default"},
+         "spec":{"cidr":"10.0.0.0/24"}}""");
+    String rv = cluster.resourceVersion();
+    dev.ctk.fake.internal.select.LabelSelector everything = dev.ctk.fake.internal.select.LabelSelector.everything();
+
+    assertThatThrownBy(() -> store.create(stale, "default", body, dev.ctk.fake.internal.store.WriteOptions.API))
+        .isInstanceOf(dev.ctk.fake.internal.status.ApiError.class)
+        .hasMessage("the server could not find the requested resource");
+    assertThatThrownBy(() -> store.list(stale, "default", everything, null, 0, null))
+        .hasMessage("the server could not find the requested resource");
+    assertThatThrownBy(() -> store.get(stale, "default", "late"))
+        .hasMessage("the server could not find the requested resource");
+    assertThat(store.exists(stale, "default", "late")).isFalse();
+    assertThat(cluster.resourceVersion()).as("nothing was committed").isEqualTo(rv);
+
+    cluster.installCrd(networkCrd());
+    assertThat(cluster.client().genericKubernetesResources(NETWORKS).inNamespace("default").list().getItems())
+        .as("a reinstalled CRD starts empty").isEmpty();
+  }
 }

@@ -64,7 +64,9 @@ class InformerTest {
           await("the ground-truth watch has every change").atMost(WAIT)
               .until(() -> lastRv(truth.events()) == Long.parseLong(finalRv));
 
-          assertPerObjectSequences(seen, truth.events());
+          // handlers run after the informer records lastSyncResourceVersion: wait for them too
+          await("the informer's handlers saw every change").atMost(WAIT)
+              .untilAsserted(() -> assertPerObjectSequences(seen, truth.events()));
           assertThat(informer.getStore().list()).extracting(c -> c.getMetadata().getName() + "@"
                   + c.getMetadata().getResourceVersion())
               .containsExactlyInAnyOrderElementsOf(cluster.client().configMaps().list().getItems().stream()

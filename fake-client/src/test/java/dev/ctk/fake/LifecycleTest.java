@@ -42,6 +42,10 @@ class LifecycleTest {
     cluster.close();
 
     await("the HTTP watch ended with the cluster").atMost(Duration.ofSeconds(10)).until(httpWatch::hasEnded);
+    assertThat(httpWatch.status().join()).isEqualTo(200);
+    assertThat(httpWatch.failure()).as("the stream ended with its last chunk, not a broken connection").isNull();
+    assertThat(httpWatch.endedCleanly()).isTrue();
+    assertThat(cluster.server().store().watchHub().openWatches()).as("watches left registered").isEmpty();
     informer.close();
     assertThat(Thread.getAllStackTraces().keySet().stream()
         .filter(t -> !before.contains(t) && t.isAlive() && !t.isDaemon())
@@ -66,6 +70,62 @@ class LifecycleTest {
           .hasMessage("Cannot start the fake API server on 127.0.0.1:" + port + ": Address already in use. Another "
               + "process holds that port. Choose another port with withPort(..), or withPort(0) for a free one.");
     }
+  }
+
+  @Test
+  void closedCluster_refusesWritesAndEvents_withTheSameMessage() {
+    FakeCluster cluster = FakeCluster.start();
+    ConfigMap existing = cluster.create(configMap("a", Map.of()));
+    String rv = cluster.resourceVersion();
+    cluster.close();
+
+    String prefix = "FakeCluster at " + cluster.url() + " is closed; ";
+    String suffix = " needs a running cluster. Build a new one with FakeCluster.builder()...build().";
+    ConfigMap next = configMap("after-close", Map.of());
+    EventInjector events = cluster.events();
+    assertThatThrownBy(() -> cluster.create(next)).isInstanceOf(IllegalStateException.class)
+        .hasMessage(prefix + "create(..)" + suffix);
+    assertThatThrownBy(() -> events.add(next)).hasMessage(prefix + "EventInjector.add(..)" + suffix);
+    assertThatThrownBy(() -> events.update(existing)).hasMessage(prefix + "EventInjector.update(..)" + suffix);
+    assertThatThrownBy(() -> events.delete(existing)).hasMessage(prefix + "EventInjector.delete(..)" + suffix);
+    assertThatThrownBy(() -> events.emitAdded(existing)).hasMessage(prefix + "EventInjector.emitAdded(..)" + suffix);
+    assertThatThrownBy(() -> events.emitModified(existing, "1"))
+        .hasMessage(prefix + "EventInjector.emitModified(..)" + suffix);
+    assertThatThrownBy(() -> events.emitDeleted(existing))
+        .hasMessage(prefix + "EventInjector.emitDeleted(..)" + suffix);
+    assertThat(cluster.resourceVersion()).as("nothing was written after close()").isEqualTo(rv);
+  }
+
+  @Test
+  void watchOpenedAfterShutdownBegan_endsAtOnce_andIsNotRegistered() {
+    FakeCluster cluster = FakeCluster.start();
+    try {
+      cluster.server().store().closeWatches();
+      WatchLines late = new RawApi(cluster.url()).watch("/api/v1/namespaces/default/configmaps?watch=true");
+      await("the late watch ended").atMost(Duration.ofSeconds(10)).until(late::hasEnded);
+      assertThat(late.status().join()).isEqualTo(200);
+      assertThat(late.endedCleanly()).isTrue();
+      assertThat(late.events()).isEmpty();
+      assertThat(cluster.server().store().watchHub().openWatches()).isEmpty();
+    } finally {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void hostThatIsNotLocal_failsNamingTheHostProblem_notThePort() {
+    assertThatThrownBy(() -> FakeCluster.builder().withHost("no-such-host.invalid").build())
+        .isInstanceOf(FakeClusterException.class)
+        .hasMessageStartingWith("Cannot start the fake API server on no-such-host.invalid:0: ")
+        .hasMessageEndingWith(". The host \"no-such-host.invalid\" is not an address of this machine (or does not "
+            + "resolve). Choose a local one with withHost(..): 127.0.0.1 (the default), localhost, or 0.0.0.0 for "
+            + "every interface.")
+        .hasMessageNotContaining("port");
+    assertThatThrownBy(() -> FakeCluster.builder().withHost("192.0.2.1").build())
+        .isInstanceOf(FakeClusterException.class)
+        .hasMessage("Cannot start the fake API server on 192.0.2.1:0: Cannot assign requested address. The host "
+            + "\"192.0.2.1\" is not an address of this machine (or does not resolve). Choose a local one with "
+            + "withHost(..): 127.0.0.1 (the default), localhost, or 0.0.0.0 for every interface.");
   }
 
   @Test

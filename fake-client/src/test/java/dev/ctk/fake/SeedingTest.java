@@ -144,4 +144,56 @@ class SeedingTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("watch history limit must be at least 1 event, was 0");
   }
+
+  @Test
+  void seedingRacingAConcurrentWriter_isAllOrNothing() throws Exception {
+    try (FakeCluster cluster = FakeCluster.start()) {
+      for (int round = 0; round < 200; round++) {
+        String a = "a-" + round;
+        String b = "b-" + round;
+        Path file = dir.resolve("race-" + round + ".yaml");
+        Files.writeString(file, """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: %s, namespace: default}
+            ---
+            apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: %s, namespace: default}
+            """.formatted(a, b));
+        java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.CompletableFuture<Boolean> writer = java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              await(go);
+              try {
+                cluster.create(configMap(b, Map.of("by", "writer")));
+                return true;
+              } catch (FakeClusterException e) {
+                return false;
+              }
+            });
+        await(go);
+        boolean seeded;
+        try {
+          cluster.load(file);
+          seeded = true;
+        } catch (FakeClusterException e) {
+          seeded = false;
+        }
+        boolean written = writer.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        boolean aExists = cluster.client().configMaps().withName(a).get() != null;
+        assertThat(seeded ^ written).as("round %d: exactly one of the seed and the writer wins", round).isTrue();
+        assertThat(aExists).as("round %d: %s exists exactly when the seed succeeded (no half-applied seed)", round, a)
+            .isEqualTo(seeded);
+      }
+    }
+  }
+
+  private static void await(java.util.concurrent.CyclicBarrier barrier) {
+    try {
+      barrier.await(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("the racing threads did not start together", e);
+    }
+  }
 }

@@ -155,10 +155,15 @@ class WatchTest {
   void badWatchRequests_answerPlainStatus() {
     RawApi.Reply unknown = api.get("/api/v1/namespaces/default/widgets?watch=true");
     assertThat(unknown.code()).isEqualTo(404);
-    assertThat(unknown.json().path("message").asText()).isEqualTo("the server could not find the requested resource");
+    assertThat(unknown.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"the server could not find the requested resource","reason":"NotFound","details":{},
+         "code":404}"""));
     RawApi.Reply badSelector = api.get(CONFIGMAPS + "?watch=true&fieldSelector=spec.x%3Dy");
     assertThat(badSelector.code()).isEqualTo(400);
-    assertThat(badSelector.json().path("message").asText()).isEqualTo("field label not supported: spec.x");
+    assertThat(badSelector.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"field label not supported: spec.x","reason":"BadRequest","code":400}"""));
   }
 
   @Test

@@ -15,7 +15,6 @@ import dev.ctk.fake.internal.store.NameGenerator;
 import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.WriteOptions;
-import java.net.BindException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +59,7 @@ public final class FakeApiServer implements AutoCloseable {
   }
 
   /** Starts listening. */
-  public void start() throws BindException {
+  public void start() throws dev.ctk.fake.internal.http.ListenException {
     http.start();
   }
 
@@ -91,24 +90,28 @@ public final class FakeApiServer implements AutoCloseable {
   }
 
   /**
-   * Validates a batch, then writes it (CRDs, then Namespaces, then the rest).
+   * Validates a batch, then writes it (CRDs, then Namespaces, then the rest), all in one store transaction: no
+   * concurrent writer can change the cluster between the validation and the writes, or between two writes.
    *
    * @return the stored objects, in write order
    */
   public List<ObjectNode> seed(List<SeedDocument> documents) {
-    SeedPlan plan = SeedPlan.of(documents, store);
-    List<ObjectNode> created = new ArrayList<>();
-    for (SeedPlan.Entry entry : plan.entries()) {
-      ResourceType type = registry.byKind(entry.apiVersion(), entry.kind()).orElseThrow();
-      try {
-        created.add(store.create(type, entry.namespace(), entry.document().object(), WriteOptions.SEEDING));
-      } catch (ApiError e) {
-        throw new FakeClusterException("Cannot seed the fake cluster: " + entry.document().where() + " ("
-            + entry.document().identity() + ") was rejected: " + e.code() + " " + e.reason() + ": "
-            + e.getMessage() + ".", e);
+    return store.inTransaction(() -> {
+      SeedPlan plan = SeedPlan.of(documents, store);
+      List<ObjectNode> created = new ArrayList<>();
+      for (SeedPlan.Entry entry : plan.entries()) {
+        ResourceType type = registry.byKind(entry.apiVersion(), entry.kind()).orElseThrow();
+        try {
+          created.add(store.create(type, entry.namespace(), entry.document().object(), WriteOptions.SEEDING));
+        } catch (ApiError e) {
+          throw new FakeClusterException("Cannot seed the fake cluster: " + entry.document().where() + " ("
+              + entry.document().identity() + ") was rejected by the API server: " + e.code() + " " + e.reason()
+              + ": " + e.getMessage() + ". " + written(created.size()) + "Fix that object and seed it again (with "
+              + "only the objects not yet written).", e);
+        }
       }
-    }
-    return created;
+      return created;
+    });
   }
 
   /** Creates one object through the store (EventInjector.add, FakeCluster.create). */
@@ -133,15 +136,23 @@ public final class FakeApiServer implements AutoCloseable {
         DeletePreconditions.NONE, WriteOptions.SEEDING));
   }
 
-  /** Sends a synthetic watch event (not stored, not in history). */
-  public void emit(String operation, String eventType, ObjectNode object) {
+  /**
+   * Sends a synthetic watch event (not stored, not in history).
+   *
+   * @param resourceVersion the resourceVersion the event carries, or {@code null} for the larger of the object's
+   *     own and the current global one
+   */
+  public void emit(String operation, String eventType, ObjectNode object, String resourceVersion) {
     ResourceType type = typeOf(operation, object);
     ObjectNode copy = object.deepCopy();
     if (type.namespaced() && copy.path("metadata") instanceof ObjectNode meta
         && meta.path("namespace").asText("").isEmpty()) {
       meta.put("namespace", "default");
     }
-    store.emitSynthetic(type, eventType, copy);
+    call(operation, object, () -> {
+      store.emitSynthetic(type, eventType, copy, resourceVersion);
+      return null;
+    });
   }
 
   /** The resource type of an object, or a FakeClusterException naming the missing CRD. */
@@ -154,10 +165,22 @@ public final class FakeApiServer implements AutoCloseable {
         + "FakeCluster.builder().withCrds(..)), or fix apiVersion/kind."));
   }
 
+  /**
+   * Stops: first every watch is closed and new ones are refused (they end at once), then the HTTP server stops, so
+   * no watch can stay registered behind a closed server.
+   */
   @Override
   public void close() {
     store.closeWatches();
     http.close();
+  }
+
+  private static String written(int count) {
+    if (count == 0) {
+      return "Nothing of this batch was written. ";
+    }
+    return "The " + (count == 1 ? "object" : count + " objects") + " before it in this batch "
+        + (count == 1 ? "was" : "were") + " written and stay. ";
   }
 
   private static String namespaceOf(ResourceType type, ObjectNode object) {

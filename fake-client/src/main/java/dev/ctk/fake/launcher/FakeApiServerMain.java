@@ -2,6 +2,7 @@ package dev.ctk.fake.launcher;
 
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.internal.http.ListenException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,13 +23,13 @@ import java.util.concurrent.CountDownLatch;
  * <p>Serves plain HTTP (no TLS, no authentication), writes a kubeconfig (default {@code ./ctk-fake.kubeconfig}),
  * prints one line with the URL, the kubeconfig path and the {@code export KUBECONFIG=...} command, and runs until
  * SIGINT or SIGTERM, when a shutdown hook stops the server cleanly. Exit codes: 0 after {@code --help}, 2 for a
- * usage error or a port in use, 1 when seeding fails.
+ * usage error, a port in use or a host it cannot listen on, 1 when seeding fails.
  *
  * @since 0.1.0
  */
 public final class FakeApiServerMain {
 
-  /** Exit code for bad arguments or a port in use. */
+  /** Exit code for bad arguments, a port in use, or a host this machine cannot listen on. */
   public static final int EXIT_USAGE = 2;
   /** Exit code when the cluster cannot start for another reason (bad seed file, ...). */
   public static final int EXIT_FAILURE = 1;
@@ -118,11 +119,17 @@ public final class FakeApiServerMain {
       }
       cluster = builder.build();
     } catch (FakeClusterException e) {
-      boolean portInUse = e.getCause() instanceof java.net.BindException;
-      if (portInUse) {
-        err.println("ctk-fake-apiserver: cannot listen on " + options.host + ":" + options.port
-            + ": the address is already in use (another process holds the port). Choose another --port, or "
-            + "--port 0 for a free one.");
+      if (e.getCause() instanceof ListenException listen) {
+        if (listen.addressInUse()) {
+          err.println("ctk-fake-apiserver: cannot listen on " + options.host + ":" + options.port
+              + ": the address is already in use (another process holds the port). Choose another --port, or "
+              + "--port 0 for a free one.");
+        } else {
+          err.println("ctk-fake-apiserver: cannot listen on " + options.host + ":" + options.port + ": "
+              + listen.getMessage() + ". The host \"" + options.host + "\" is not an address of this machine (or "
+              + "does not resolve). Choose another --host: 127.0.0.1 (the default), localhost, or 0.0.0.0 for "
+              + "every interface.");
+        }
         return new Launch(null, EXIT_USAGE);
       }
       err.println("ctk-fake-apiserver: " + e.getMessage());

@@ -72,8 +72,23 @@ class FakeApiServerMainTest {
         missing.toString(), "--kubeconfig", dir.resolve("k").toString()}, print(new ByteArrayOutputStream()),
         print(err));
     assertThat(launch.exitCode()).isEqualTo(1);
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("ctk-fake-apiserver: Cannot seed the fake cluster: "
-        + "file " + missing.toAbsolutePath() + " does not exist.");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("ctk-fake-apiserver: Cannot seed the fake cluster: "
+        + "file " + missing.toAbsolutePath() + " does not exist. Check the path (relative paths resolve against the "
+        + "working directory " + Path.of("").toAbsolutePath() + "), or use withClasspathResources(..) for files on "
+        + "the classpath." + System.lineSeparator());
+  }
+
+  @Test
+  void hostThatIsNotLocal_printsTheHostProblem_notPortInUse_andExitsWithTwo() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    FakeApiServerMain.Launch launch = FakeApiServerMain.launch(new String[] {"--port", "0", "--host", "192.0.2.1",
+        "--kubeconfig", dir.resolve("k").toString()}, print(new ByteArrayOutputStream()), print(err));
+    assertThat(launch.exitCode()).isEqualTo(2);
+    assertThat(launch.cluster()).isNull();
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("ctk-fake-apiserver: cannot listen on 192.0.2.1:0: "
+        + "Cannot assign requested address. The host \"192.0.2.1\" is not an address of this machine (or does not "
+        + "resolve). Choose another --host: 127.0.0.1 (the default), localhost, or 0.0.0.0 for every interface."
+        + System.lineSeparator());
   }
 
   @Test

@@ -9,6 +9,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Plain HTTP calls against a fake cluster, to check exact status codes and bodies. */
 public final class RawApi {
@@ -77,14 +80,19 @@ public final class RawApi {
     return URI.create(baseUrl + path);
   }
 
+  /** Sends and reads the whole body, bounded: a response that never ends (e.g. served as a watch) fails the test. */
   private Reply send(HttpRequest.Builder request) {
+    HttpRequest built = request.timeout(Duration.ofSeconds(10)).build();
     try {
-      HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(10)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = http.sendAsync(built, HttpResponse.BodyHandlers.ofString())
+          .get(15, TimeUnit.SECONDS);
       return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
           response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(built.method() + " " + built.uri() + " failed: " + e.getCause(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(built.method() + " " + built.uri() + " did not complete within 15s (a response "
+          + "that never ends, such as a watch?)", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

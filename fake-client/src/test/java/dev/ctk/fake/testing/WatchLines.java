@@ -21,6 +21,7 @@ public final class WatchLines implements AutoCloseable {
   private final List<JsonNode> events = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Integer> status = new CompletableFuture<>();
   private final CompletableFuture<Void> ended = new CompletableFuture<>();
+  private volatile Throwable failure;
   private volatile InputStream body;
   private final Thread reader;
   private final URI uri;
@@ -43,6 +44,7 @@ public final class WatchLines implements AutoCloseable {
         }
         ended.complete(null);
       } catch (IOException e) {
+        failure = e;
         status.complete(-1);
         ended.complete(null);
       } catch (InterruptedException e) {
@@ -71,9 +73,19 @@ public final class WatchLines implements AutoCloseable {
     return out;
   }
 
-  /** Whether the server ended the stream. */
+  /** Whether the stream ended (cleanly or not). */
   public boolean hasEnded() {
     return ended.isDone();
+  }
+
+  /** Whether the server ended the stream as HTTP says (last chunk received), not by a broken connection. */
+  public boolean endedCleanly() {
+    return ended.isDone() && failure == null;
+  }
+
+  /** Why the stream broke, or {@code null} when it did not (yet). */
+  public Throwable failure() {
+    return failure;
   }
 
   /** The HTTP status, once known. */

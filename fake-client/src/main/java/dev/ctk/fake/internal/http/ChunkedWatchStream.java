@@ -16,7 +16,7 @@ import io.vertx.core.http.HttpServerResponse;
  *
  * <p>Runs on the Vert.x event loop and never blocks: events are queued to the connection's context and written
  * there in commit order. The response ends when the watch closes ({@code timeoutSeconds}, 410, cluster close) and
- * the watch closes when the client goes away.
+ * the watch closes when the client goes away or stops reading (its write queue is full: see {@link WatchSessions}).
  */
 final class ChunkedWatchStream {
 
@@ -35,9 +35,13 @@ final class ChunkedWatchStream {
   void handle(HttpServerRequest request) {
     ApiRequest apiRequest = ApiRequest.from(request);
     HttpServerResponse response = request.response();
-    PreparedWatch prepared;
+    Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
+    Sink sink = new Sink(context, response);
+    Watch watch;
     try {
-      prepared = PreparedWatch.prepare(apiRequest, registry);
+      // register before the headers go out: a client that has seen the 200 knows its watch is in place (the
+      // events the sink queues meanwhile run on this event loop after this handler)
+      watch = WatchSessions.open(vertx, store, PreparedWatch.prepare(apiRequest, registry), sink);
     } catch (ApiError e) {
       journal.record(apiRequest, e.code(), "http-watch");
       response.setStatusCode(e.code())
@@ -46,24 +50,37 @@ final class ChunkedWatchStream {
       return;
     }
     journal.record(apiRequest, 200, "http-watch");
+    sink.watch = watch;
     response.setStatusCode(200)
         .setChunked(true)
+        .setWriteQueueMaxSize(WatchSessions.WRITE_QUEUE_BYTES)
         .putHeader("Content-Type", "application/json")
         .putHeader("Cache-Control", "no-cache, private");
-    Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
-    // register first, then send the headers: a client that has seen the 200 knows its watch is in place
-    Watch watch = WatchSessions.open(vertx, store, prepared, new Sink(context, response));
     response.writeHead();
     response.closeHandler(v -> watch.close());
     response.exceptionHandler(e -> watch.close());
   }
 
-  private record Sink(Context context, HttpServerResponse response) implements WatchSink {
+  /** Writes on the connection's event loop; closes the watch when the client stops reading. */
+  private static final class Sink implements WatchSink {
+    private final Context context;
+    private final HttpServerResponse response;
+    private volatile Watch watch;
+
+    Sink(Context context, HttpServerResponse response) {
+      this.context = context;
+      this.response = response;
+    }
+
     @Override
     public void send(String eventJson) {
       context.runOnContext(v -> {
         if (!response.ended() && !response.closed()) {
           response.write(eventJson + "\n");
+          Watch w = watch;
+          if (w != null && response.writeQueueFull()) {
+            w.close();
+          }
         }
       });
     }

@@ -14,7 +14,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import java.net.BindException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -62,9 +61,9 @@ public final class FakeHttpServer implements AutoCloseable {
   /**
    * Binds and starts serving.
    *
-   * @throws BindException when the port is in use or the host cannot be bound
+   * @throws ListenException when the port is in use or the host cannot be listened on
    */
-  public synchronized void start() throws BindException {
+  public synchronized void start() throws ListenException {
     vertx = Vertx.vertx(new VertxOptions()
         .setEventLoopPoolSize(2)
         .setWorkerPoolSize(1)
@@ -104,12 +103,7 @@ public final class FakeHttpServer implements AutoCloseable {
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
       stopVertx();
-      if (cause instanceof BindException bind) {
-        throw bind;
-      }
-      BindException bind = new BindException(cause.getMessage());
-      bind.initCause(cause);
-      throw bind;
+      throw new ListenException(host, requestedPort, cause);
     }
   }
 
@@ -166,12 +160,13 @@ public final class FakeHttpServer implements AutoCloseable {
     if (upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
       return false;
     }
+    // decided exactly as the dispatcher decides (PreparedWatch.isWatch): the watch parameter, or the legacy
+    // /watch/ segment right after the group version; "watch" as a namespace or object name is not a watch
     String watch = request.getParam("watch");
     if (watch != null && (watch.equalsIgnoreCase("true") || watch.equals("1"))) {
       return true;
     }
-    String path = request.path();
-    return path.startsWith("/api/v1/watch/") || (path.startsWith("/apis/") && path.contains("/watch/"));
+    return ResourcePath.parse(request.path()).map(ResourcePath::legacyWatch).orElse(false);
   }
 
   private static <T> T await(Future<T> future) {

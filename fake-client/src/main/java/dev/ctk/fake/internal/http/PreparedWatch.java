@@ -14,9 +14,16 @@ import dev.ctk.fake.internal.watch.WatchFilter;
  * @param type the resource as served on this request
  * @param filter what the watch selects
  * @param start where it starts
- * @param timeoutSeconds when to end the watch ({@code timeoutSeconds} parameter), or {@code null}
+ * @param timeoutSeconds when to end the watch ({@code timeoutSeconds} parameter, at most
+ *     {@link #MAX_TIMEOUT_SECONDS}), or {@code null}
  */
 record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Long timeoutSeconds) {
+
+  /**
+   * The longest {@code timeoutSeconds} honoured (one year): longer values mean "never" in practice and are capped,
+   * so the timer's milliseconds never overflow. Zero or negative values mean no timeout.
+   */
+  static final long MAX_TIMEOUT_SECONDS = 365L * 24 * 60 * 60;
 
   /** Whether a request is a watch: {@code watch=true|1} or the legacy {@code /watch/} path prefix. */
   static boolean isWatch(ApiRequest request) {
@@ -60,7 +67,7 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
     String timeoutParam = request.param("timeoutSeconds");
     if (timeoutParam != null && !timeoutParam.isEmpty()) {
       try {
-        timeout = Long.parseLong(timeoutParam);
+        timeout = Math.min(Long.parseLong(timeoutParam), MAX_TIMEOUT_SECONDS);
       } catch (NumberFormatException e) {
         throw ApiError.badRequest("invalid timeoutSeconds: \"" + timeoutParam + "\" is not an integer");
       }

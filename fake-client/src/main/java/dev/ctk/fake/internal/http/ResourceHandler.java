@@ -81,6 +81,10 @@ final class ResourceHandler {
   }
 
   private MockResponse deleteCollection(ApiRequest request, ResolvedResource r) {
+    if (r.type().namespaced() && r.namespace() == null) {
+      // kube serves deletecollection of a namespaced kind only per namespace: /api/v1/configmaps is list/watch only
+      throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
+    }
     List<ObjectNode> deleted = store.deleteCollection(r.type(), r.namespace(), Selectors.labels(request),
         Selectors.fields(request, r.type(), null), writeOptions(request));
     ObjectNode list = listOf(r.type(), deleted);

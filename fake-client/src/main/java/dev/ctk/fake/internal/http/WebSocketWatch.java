@@ -6,8 +6,11 @@ import dev.ctk.fake.internal.watch.WatchSink;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import io.fabric8.mockwebserver.vertx.VertxMockWebSocket;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ServerWebSocket;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,6 +35,7 @@ final class WebSocketWatch extends WebSocketListener {
     Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
     this.sink = new Sink(context);
     this.watch = WatchSessions.open(vertx, store, prepared, sink);
+    sink.watch = watch;
     vertx.setTimer(UPGRADE_TIMEOUT_MS, id -> context.runOnContext(v -> {
       if (sink.webSocket == null) {
         watch.close();
@@ -59,12 +63,19 @@ final class WebSocketWatch extends WebSocketListener {
     watch.close();
   }
 
-  /** Queues to the event loop; buffers until the socket is open. Its state is only touched on that event loop. */
+  /**
+   * Queues to the event loop; buffers until the socket is open. Its state is only touched on that event loop. Closes
+   * the watch when the client stops reading (the socket's write queue, or the buffer before the socket opens,
+   * holds more than {@link WatchSessions#WRITE_QUEUE_BYTES}).
+   */
   private static final class Sink implements WatchSink {
     private final Context context;
     private final List<String> pending = new ArrayList<>();
+    private long pendingChars;
     private WebSocket webSocket;
+    private ServerWebSocket vertxSocket;
     private boolean closeRequested;
+    private volatile Watch watch;
 
     Sink(Context context) {
       this.context = context;
@@ -73,6 +84,10 @@ final class WebSocketWatch extends WebSocketListener {
     void open(WebSocket socket) {
       context.runOnContext(v -> {
         webSocket = socket;
+        vertxSocket = vertxSocketOf(socket);
+        if (vertxSocket != null) {
+          vertxSocket.setWriteQueueMaxSize(WatchSessions.WRITE_QUEUE_BYTES);
+        }
         pending.forEach(socket::send);
         pending.clear();
         if (closeRequested) {
@@ -86,21 +101,51 @@ final class WebSocketWatch extends WebSocketListener {
       context.runOnContext(v -> {
         if (webSocket == null) {
           pending.add(eventJson);
-        } else {
+          pendingChars += eventJson.length();
+          if (pendingChars > WatchSessions.WRITE_QUEUE_BYTES) {
+            closeWatch();
+          }
+        } else if (!closeRequested) {
           webSocket.send(eventJson);
+          if (vertxSocket != null && vertxSocket.writeQueueFull()) {
+            closeWatch();
+          }
         }
       });
+    }
+
+    private void closeWatch() {
+      Watch w = watch;
+      if (w != null) {
+        w.close();
+      }
     }
 
     @Override
     public void close() {
       context.runOnContext(v -> {
-        if (webSocket == null) {
-          closeRequested = true;
-        } else {
+        closeRequested = true;
+        if (webSocket != null) {
           webSocket.close(NORMAL_CLOSURE, "");
         }
       });
+    }
+  }
+
+  /**
+   * The Vert.x socket behind mockwebserver's {@link WebSocket}, whose write queue mockwebserver does not expose; read
+   * from its field. {@code null} if mockwebserver changed: the watch then has no write limit (as before).
+   */
+  private static ServerWebSocket vertxSocketOf(WebSocket socket) {
+    if (!(socket instanceof VertxMockWebSocket)) {
+      return null;
+    }
+    try {
+      Field field = VertxMockWebSocket.class.getDeclaredField("webSocket");
+      field.setAccessible(true);
+      return field.get(socket) instanceof ServerWebSocket vertx ? vertx : null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
     }
   }
 }

@@ -2,8 +2,12 @@
  * Seeding: reading multi-document YAML (and v1 Lists) into objects, then validating a whole batch before anything
  * is written (CRDs first, Namespaces next, then the rest).
  *
+ * <p>Validation and every write of a batch run in one store transaction (the store's write lock, held throughout),
+ * so a concurrent writer can neither invalidate the plan nor slip in between two writes of the batch.
+ *
  * <p>Limits: JSON and YAML only (no JSON Lines, no kustomize); CRD validity is checked only as far as the registry
- * needs (names, scope, versions); a write that the store still rejects after validation (a rule the validation does
- * not foresee) leaves the earlier objects of the batch in place.
+ * needs (names, scope, versions); there is no rollback: a write that the store still rejects after validation (a
+ * rule the validation does not foresee) leaves the earlier objects of the batch in place, and the error says how
+ * many were written and what to fix.
  */
 package dev.ctk.fake.internal.seed;

@@ -105,6 +105,20 @@ public final class ApiError extends RuntimeException {
     return new ApiError(410, "Expired", message, null);
   }
 
+  /**
+   * 504 Timeout for a watch from a resourceVersion the server has not reached yet, as kube's watch cache answers:
+   * {@code Timeout: Too large resource version: 105, current: 5}, one {@code ResourceVersionTooLarge} cause and
+   * {@code retryAfterSeconds: 1}.
+   */
+  public static ApiError tooLargeResourceVersion(long requested, long current) {
+    ObjectNode details = JSON.objectNode();
+    details.putArray("causes").addObject().put("reason", "ResourceVersionTooLarge")
+        .put("message", "Too large resource version");
+    details.put("retryAfterSeconds", 1);
+    return new ApiError(504, "Timeout", "Timeout: Too large resource version: " + requested + ", current: "
+        + current, details);
+  }
+
   /** 415 UnsupportedMediaType. */
   public static ApiError unsupportedMediaType(String message) {
     return new ApiError(415, "UnsupportedMediaType", message, null);

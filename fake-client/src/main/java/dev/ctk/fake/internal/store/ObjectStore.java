@@ -39,6 +39,8 @@ public final class ObjectStore {
   private final WatchHub hub;
   private final CrdLifecycle crds;
   private final ListPager pager = new ListPager();
+  private static final NavigableMap<String, ObjectNode> EMPTY = java.util.Collections.emptyNavigableMap();
+
   private final Map<String, NavigableMap<String, ObjectNode>> collections = new HashMap<>();
   private long resourceVersion;
 
@@ -77,12 +79,15 @@ public final class ObjectStore {
    * @throws ApiError 404 when absent
    */
   public ObjectNode get(ResourceType type, String namespace, String name) {
-    return locked(() -> require(type, namespace, name));
+    return locked(() -> {
+      requireServed(type);
+      return require(type, namespace, name);
+    });
   }
 
   /** Whether an object exists. */
   public boolean exists(ResourceType type, String namespace, String name) {
-    return locked(() -> collection(type).containsKey(key(type, namespace, name)));
+    return locked(() -> served(type) && collection(type).containsKey(key(type, namespace, name)));
   }
 
   /**
@@ -95,6 +100,7 @@ public final class ObjectStore {
   public ListResult list(ResourceType type, String namespace, LabelSelector labels, FieldSelector fields,
       long limit, String continueToken) {
     return locked(() -> {
+      requireServed(type);
       if (continueToken != null && !continueToken.isEmpty()) {
         return pager.nextPage(type.storageKey(), continueToken, limit);
       }
@@ -119,6 +125,7 @@ public final class ObjectStore {
    */
   public ObjectNode create(ResourceType type, String namespace, ObjectNode body, WriteOptions options) {
     return locked(() -> {
+      requireServed(type);
       ObjectNode object = body.deepCopy();
       if (options.seeding() && object.path("metadata") instanceof ObjectNode meta) {
         meta.remove("resourceVersion");
@@ -151,6 +158,7 @@ public final class ObjectStore {
   public ObjectNode update(ResourceType type, String namespace, String name, ObjectNode body, String subresource,
       WriteOptions options) {
     return locked(() -> {
+      requireServed(type);
       ObjectNode current = require(type, namespace, name);
       ObjectNode sent = body.deepCopy();
       if (!options.seeding()) {
@@ -169,6 +177,7 @@ public final class ObjectStore {
   public ObjectNode patch(ResourceType type, String namespace, String name, String subresource,
       UnaryOperator<ObjectNode> patch, WriteOptions options) {
     return locked(() -> {
+      requireServed(type);
       ObjectNode current = require(type, namespace, name);
       ObjectNode patched = patch.apply(current.deepCopy());
       if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
@@ -188,6 +197,7 @@ public final class ObjectStore {
   public ObjectNode delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
       WriteOptions options) {
     return locked(() -> {
+      requireServed(type);
       ObjectNode current = require(type, namespace, name);
       checkPreconditions(type, current, preconditions);
       return deleteLocked(type, current, options);
@@ -202,6 +212,7 @@ public final class ObjectStore {
   public List<ObjectNode> deleteCollection(ResourceType type, String namespace, LabelSelector labels,
       FieldSelector fields, WriteOptions options) {
     return locked(() -> {
+      requireServed(type);
       WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
       List<ObjectNode> out = new ArrayList<>();
       for (ObjectNode object : new ArrayList<>(collection(type).values())) {
@@ -224,27 +235,44 @@ public final class ObjectStore {
    */
   public Watch watch(ResourceType type, WatchFilter filter, WatchStart start, WatchSink sink) {
     return locked(() -> {
+      requireServed(type);
       if (start.resourceVersion() == null) {
         List<ObjectNode> current = new ArrayList<>(collection(type).values());
         ObjectNode end = start.sendInitialEvents() ? bookmark(type, Map.of("k8s.io/initial-events-end", "true"))
             : null;
         return hub.openWithInitialState(filter, type.apiVersion(), sink, current, end);
       }
-      return hub.openFrom(start.resourceVersion(), filter, type.apiVersion(), sink);
+      return hub.openFrom(start.resourceVersion(), resourceVersion, filter, type.apiVersion(), sink);
     });
   }
 
-  /** Sends a synthetic event (not stored, not in history) to every open watch that selects the object. */
-  public void emitSynthetic(ResourceType type, String eventType, ObjectNode object) {
+  /**
+   * Sends a synthetic event (not stored, not in history) to every open watch that selects the object.
+   *
+   * @param resourceVersion the resourceVersion the event carries, exactly; {@code null} for the larger of the
+   *     object's own (when it is a number) and the current global one, so a client that records it never moves
+   *     back in time
+   */
+  public void emitSynthetic(ResourceType type, String eventType, ObjectNode object, String resourceVersion) {
     locked(() -> {
+      requireServed(type);
       ObjectNode copy = object.deepCopy();
-      if (copy.path("metadata") instanceof ObjectNode meta
-          && meta.path("resourceVersion").asText("").isEmpty()) {
-        meta.put("resourceVersion", Long.toString(resourceVersion));
+      if (copy.path("metadata") instanceof ObjectNode meta) {
+        meta.put("resourceVersion", resourceVersion != null ? resourceVersion
+            : Long.toString(Math.max(numeric(meta.path("resourceVersion").asText("")), this.resourceVersion)));
       }
       hub.emitSynthetic(type.storageKey(), eventType, copy);
       return null;
     });
+  }
+
+  /**
+   * Runs several store calls as one transaction: no other writer (and no watch registration) interleaves with
+   * them. The lock is re-entrant, so {@code action} calls the ordinary methods. Earlier writes of a failing
+   * transaction stay committed: there is no rollback.
+   */
+  public <R> R inTransaction(Supplier<R> action) {
+    return locked(action);
   }
 
   /** A BOOKMARK object for a resource at the current resourceVersion. */
@@ -263,9 +291,12 @@ public final class ObjectStore {
     });
   }
 
-  /** Closes every open watch. */
+  /** Closes every open watch and refuses new ones (the server is shutting down). */
   public void closeWatches() {
-    hub.closeAll();
+    locked(() -> {
+      hub.shutDown();
+      return null;
+    });
   }
 
   // ---- internals (lock held) ----
@@ -281,7 +312,8 @@ public final class ObjectStore {
       return next;
     }
     if (ObjectRules.readyToRemove(next)) {
-      return remove(type, next);
+      // as kube: the object is deleted as it was last stored; the update's other changes are dropped
+      return remove(type, current);
     }
     ObjectNode stored = commit(type, WatchEvent.MODIFIED, current, next);
     crds.afterWrite(type, stored);
@@ -326,9 +358,12 @@ public final class ObjectStore {
     String key = key(type, stamped.path("metadata").path("namespace").asText(null),
         stamped.path("metadata").path("name").asText());
     if (WatchEvent.DELETED.equals(eventType)) {
-      collection(type).remove(key);
+      NavigableMap<String, ObjectNode> objects = collections.get(type.storageKey());
+      if (objects != null) {
+        objects.remove(key);
+      }
     } else {
-      collection(type).put(key, stamped);
+      collections.computeIfAbsent(type.storageKey(), k -> new TreeMap<>()).put(key, stamped);
     }
     hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
         WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
@@ -364,8 +399,32 @@ public final class ObjectStore {
     return object;
   }
 
+  /** A collection for reading: never creates one (an empty view when the kind has no object). */
   private NavigableMap<String, ObjectNode> collection(ResourceType type) {
-    return collections.computeIfAbsent(type.storageKey(), k -> new TreeMap<>());
+    return collections.getOrDefault(type.storageKey(), EMPTY);
+  }
+
+  /**
+   * Whether the type is still served. Requests resolve their type before taking the lock; a CRD deleted meanwhile
+   * must not leave them writing into (or reading from) a kind that is gone.
+   */
+  private boolean served(ResourceType type) {
+    return registry.byPath(type.group(), type.version(), type.plural())
+        .filter(t -> t.storageKey().equals(type.storageKey())).isPresent();
+  }
+
+  private void requireServed(ResourceType type) {
+    if (!served(type)) {
+      throw ApiError.unknownResource();
+    }
+  }
+
+  private static long numeric(String resourceVersion) {
+    try {
+      return Long.parseLong(resourceVersion);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   private static String key(ResourceType type, String namespace, String name) {

@@ -71,7 +71,9 @@ public final class Watch {
         }
       }
       case WatchEvent.DELETED -> {
-        if (filter.matches(event.object())) {
+        // selected on the last stored state (the object as it was before the delete), as kube's watch cache does
+        ObjectNode last = event.previous() != null ? event.previous() : event.object();
+        if (filter.matches(last)) {
           send(WatchEvent.DELETED, event.object());
         }
       }

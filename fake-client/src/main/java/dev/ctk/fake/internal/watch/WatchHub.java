@@ -28,6 +28,7 @@ public final class WatchHub {
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
   private final AtomicLong ids = new AtomicLong();
   private long historyStart;
+  private volatile boolean shutDown;
 
   /**
    * Creates a hub.
@@ -93,16 +94,22 @@ public final class WatchHub {
   /**
    * Opens a watch replaying the retained changes after {@code resourceVersion}. Caller holds the store lock.
    *
+   * @param resourceVersion replay the changes after this one
+   * @param currentResourceVersion the store's resourceVersion now
    * @return the open watch; if the history no longer reaches back to {@code resourceVersion}, a watch that has
-   *     already sent the 410 ERROR event and is closed
+   *     already sent the 410 ERROR event and is closed; if {@code resourceVersion} is in the future, one that has
+   *     sent kube's 504 {@code Too large resource version} ERROR event and is closed (kube first waits up to 3
+   *     seconds for the version to appear; the fake answers at once)
    */
-  public Watch openFrom(long resourceVersion, WatchFilter filter, String apiVersion, WatchSink sink) {
+  public Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter, String apiVersion,
+      WatchSink sink) {
     if (resourceVersion < historyStart) {
-      Watch expired = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
-      ApiError gone = ApiError.expired("too old resource version: " + resourceVersion + " (" + historyStart + ")");
-      expired.send(WatchEvent.ERROR, gone.toStatus());
-      expired.close();
-      return expired;
+      return refused(filter, apiVersion, sink,
+          ApiError.expired("too old resource version: " + resourceVersion + " (" + historyStart + ")"));
+    }
+    if (resourceVersion > currentResourceVersion) {
+      return refused(filter, apiVersion, sink, ApiError.tooLargeResourceVersion(resourceVersion,
+          currentResourceVersion));
     }
     Watch watch = register(filter, apiVersion, sink);
     for (WatchEvent event : history) {
@@ -144,10 +151,35 @@ public final class WatchHub {
     }
   }
 
+  /**
+   * Closes every open watch and refuses later ones: a watch opened after this ends at once with no event (its
+   * stream ends cleanly), so a server that is shutting down never keeps a watch registered. Idempotent.
+   */
+  public void shutDown() {
+    shutDown = true;
+    closeAll();
+  }
+
+  /** Whether {@link #shutDown()} was called. */
+  public boolean isShutDown() {
+    return shutDown;
+  }
+
   private Watch register(WatchFilter filter, String apiVersion, WatchSink sink) {
     Watch watch = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
+    if (shutDown) {
+      watch.close();
+      return watch;
+    }
     watch.onClose(watches::remove);
     watches.add(watch);
     return watch;
+  }
+
+  private Watch refused(WatchFilter filter, String apiVersion, WatchSink sink, ApiError error) {
+    Watch refused = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
+    refused.send(WatchEvent.ERROR, error.toStatus());
+    refused.close();
+    return refused;
   }
 }

@@ -51,7 +51,7 @@ class WatchHubTest {
     }
     assertThat(hub.historyStart()).isEqualTo(1);
     Recording sink = new Recording();
-    Watch watch = hub.openFrom(2, filter(), "v1", sink);
+    Watch watch = hub.openFrom(2, 4, filter(), "v1", sink);
     hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm5", 5), null, 5));
     hub.publish(new WatchEvent("apps/deployments", WatchEvent.ADDED, object("other", 6), null, 6));
 
@@ -68,13 +68,13 @@ class WatchHubTest {
       hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm" + rv, rv), null, rv));
     }
     Recording sink = new Recording();
-    Watch watch = hub.openFrom(2, filter(), "v1", sink);
+    Watch watch = hub.openFrom(2, 5, filter(), "v1", sink);
     assertThat(watch.isClosed()).isTrue();
     assertThat(sink.closed).isTrue();
     assertThat(read(sink.lines.get(0))).isEqualTo(read("""
         {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
          "message":"too old resource version: 2 (3)","reason":"Expired","code":410}}"""));
-    assertThat(hub.openFrom(3, filter(), "v1", new Recording()).isClosed()).isFalse();
+    assertThat(hub.openFrom(3, 5, filter(), "v1", new Recording()).isClosed()).isFalse();
   }
 
   @Test
@@ -88,11 +88,66 @@ class WatchHubTest {
 
     hub.emitSynthetic(KEY, WatchEvent.MODIFIED, object("ghost", 9));
     Recording later = new Recording();
-    hub.openFrom(0, filter(), "v1", later);
+    hub.openFrom(0, 0, filter(), "v1", later);
 
     assertThat(all.summary()).containsExactly("MODIFIED ghost");
     assertThat(labelled.summary()).isEmpty();
     assertThat(later.summary()).isEmpty();
+  }
+
+  @Test
+  void futureResourceVersion_sendsTooLargeTimeoutErrorAndCloses_neverOlderEvents() {
+    WatchHub hub = new WatchHub(10, 0);
+    for (int rv = 1; rv <= 5; rv++) {
+      hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm" + rv, rv), null, rv));
+    }
+    Recording sink = new Recording();
+    Watch watch = hub.openFrom(105, 5, filter(), "v1", sink);
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm6", 6), null, 6));
+
+    assertThat(watch.isClosed()).isTrue();
+    assertThat(sink.closed).isTrue();
+    assertThat(sink.lines).hasSize(1);
+    assertThat(read(sink.lines.get(0))).isEqualTo(read("""
+        {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"Timeout: Too large resource version: 105, current: 5","reason":"Timeout",
+         "details":{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],
+         "retryAfterSeconds":1},"code":504}}"""));
+    assertThat(hub.openWatches()).isEmpty();
+  }
+
+  @Test
+  void deleted_isSelectedOnTheLastStoredState() {
+    WatchHub hub = new WatchHub(10, 0);
+    Recording labelled = new Recording();
+    hub.openWithInitialState(new WatchFilter(KEY, null, LabelSelector.parse("app=web"), null), "v1", labelled,
+        List.of(), null);
+    ObjectNode last = object("web", 1);
+    ((ObjectNode) last.get("metadata")).putObject("labels").put("app", "web");
+    ObjectNode relabelled = object("web", 2);
+    ((ObjectNode) relabelled.get("metadata")).putObject("labels").put("app", "gone");
+
+    hub.publish(new WatchEvent(KEY, WatchEvent.DELETED, relabelled, last, 2));
+
+    assertThat(labelled.summary()).containsExactly("DELETED web");
+  }
+
+  @Test
+  void afterShutDown_everyWatchIsClosed_andNewOnesEndAtOnce() {
+    WatchHub hub = new WatchHub(10, 0);
+    Recording before = new Recording();
+    hub.openWithInitialState(filter(), "v1", before, List.of(), null);
+
+    hub.shutDown();
+    Recording after = new Recording();
+    Watch late = hub.openWithInitialState(filter(), "v1", after, List.of(object("cm", 1)), null);
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm2", 2), null, 2));
+
+    assertThat(before.closed).isTrue();
+    assertThat(late.isClosed()).isTrue();
+    assertThat(after.closed).isTrue();
+    assertThat(after.lines).isEmpty();
+    assertThat(hub.openWatches()).isEmpty();
   }
 
   private static WatchFilter filter() {
