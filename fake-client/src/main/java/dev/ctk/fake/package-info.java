@@ -30,17 +30,34 @@
  *       apply selector transitions (an object leaving a selection is DELETED for that watch), honour
  *       {@code timeoutSeconds} and {@code sendInitialEvents}, and close watches whose client stops reading.
  *   <li>{@code Status} error bodies shaped as kube-apiserver shapes them; discovery; {@code /version}; health.
+ *   <li>Defaulting as kube 1.32 does it for Pods and every pod template, Deployment, ReplicaSet, StatefulSet,
+ *       DaemonSet, Job (with kube's generated selector and labels), CronJob, Service (type ClusterIP, a cluster IP
+ *       allocated from 10.96.0.0/12, node ports, port protocol TCP, targetPort = port, traffic policies, IP
+ *       families; allocated values kept when an update leaves them out) and Secret (type Opaque, stringData
+ *       merged into data). Objects read back carry these fields, on create, update, patch and in seeded objects.
+ *   <li>Validation with kube's 422 Invalid bodies ({@code details.causes}, several errors joined as {@code [a, b]}):
+ *       object names per kind and {@code generateName}, label keys and values, annotation keys and total size, a
+ *       Pod (or pod template) without containers, containers without name or image or with duplicate names,
+ *       workload selectors that do not select their template, restartPolicy per kind, and immutable fields
+ *       (Deployment/ReplicaSet/DaemonSet {@code spec.selector}, StatefulSet spec, Job selector and template,
+ *       Service primary cluster IP, immutable ConfigMaps and Secrets, Secret {@code type}). A body whose name or
+ *       namespace disagrees with the URL is 400. Seeded objects are validated too (an invalid one fails seeding).
+ *   <li>{@code dryRun=All} on create, update, patch and delete: defaulting, validation and conflicts run, the
+ *       answer is what would be stored, and nothing is stored, no resourceVersion is used and no event is sent.
  * </ul>
  *
  * <h2>What it does not do (yet)</h2>
  * <ul>
  *   <li>No server-side apply: {@code application/apply-patch+yaml} answers 415 with an explanation.
  *       {@code managedFields} are never written.
- *   <li>No defaulting and no validation beyond what is listed above (a Pod without containers is accepted, a
- *       Deployment gets no default strategy, a Service no clusterIP), no immutable-field checks, no CRD schema
- *       pruning, validation or defaults; kind-specific field selectors ({@code status.phase}, {@code spec.nodeName})
- *       answer 400.
- *   <li>No admission (webhooks, policies), no authentication or authorization: every request is allowed.
+ *   <li>Defaulting and validation only as listed above: most field validation (quantities, port ranges, probes,
+ *       volumes, env names, affinity, ...) is absent, kinds outside that list get only name, label and annotation
+ *       checks, PVC and Pod spec immutability are not enforced, and Job template errors print the template as
+ *       {@code core.PodTemplateSpec{...}} rather than kube's whole Go struct (see
+ *       {@code dev.ctk.fake.internal.admission} for the full list). No CRD schema pruning, validation or defaults;
+ *       kind-specific field selectors ({@code status.phase}, {@code spec.nodeName}) answer 400.
+ *   <li>No admission plugins (no service-account token volume, priority or default tolerations on Pods), no
+ *       admission webhooks or policies, no authentication or authorization: every request is allowed.
  *   <li>No controllers: no garbage collection of dependents ({@code ownerReferences} and {@code propagationPolicy}
  *       are stored but not acted on), no namespace finalization (deleting a Namespace removes it at once and leaves
  *       its objects), no Terminating phase, no graceful pod deletion (pods go at once unless finalizers hold them),

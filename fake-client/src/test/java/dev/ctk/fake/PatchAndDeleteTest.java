@@ -22,6 +22,10 @@ class PatchAndDeleteTest {
   private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
   private static final String NETWORK = "/apis/samplecrd.k8s.io/v1/namespaces/default/networks/net-a";
 
+  /** What kube's defaulting adds to a container with a tagged image. */
+  private static final String DEFAULTED = "\"imagePullPolicy\":\"IfNotPresent\","
+      + "\"terminationMessagePath\":\"/dev/termination-log\",\"terminationMessagePolicy\":\"File\"";
+
   private FakeCluster cluster;
   private RawApi api;
 
@@ -48,7 +52,8 @@ class PatchAndDeleteTest {
         "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"nginx:2\"}]}}}}");
     assertThat(reply.code()).isEqualTo(200);
     assertThat(reply.json().path("spec").path("template").path("spec").path("containers")).isEqualTo(json(
-        "[{\"name\":\"main\",\"image\":\"nginx:2\"},{\"name\":\"sidecar\",\"image\":\"envoy:1\"}]"));
+        "[{\"name\":\"main\",\"image\":\"nginx:2\"," + DEFAULTED + "},"
+            + "{\"name\":\"sidecar\",\"image\":\"envoy:1\"," + DEFAULTED + "}]"));
     assertThat(reply.json().path("metadata").path("generation").asLong()).isEqualTo(2);
   }
 

@@ -99,15 +99,20 @@ public final class FakeApiServer implements AutoCloseable {
     return store.inTransaction(() -> {
       SeedPlan plan = SeedPlan.of(documents, store);
       List<ObjectNode> created = new ArrayList<>();
+      List<ResourceType> createdTypes = new ArrayList<>();
       for (SeedPlan.Entry entry : plan.entries()) {
         ResourceType type = registry.byKind(entry.apiVersion(), entry.kind()).orElseThrow();
         try {
           created.add(store.create(type, entry.namespace(), entry.document().object(), WriteOptions.SEEDING));
+          createdTypes.add(type);
         } catch (ApiError e) {
+          for (int i = created.size() - 1; i >= 0; i--) {
+            store.rollBack(createdTypes.get(i), created.get(i));
+          }
           throw new FakeClusterException("Cannot seed the fake cluster: " + entry.document().where() + " ("
               + entry.document().identity() + ") was rejected by the API server: " + e.code() + " " + e.reason()
-              + ": " + e.getMessage() + ". " + written(created.size()) + "Fix that object and seed it again (with "
-              + "only the objects not yet written).", e);
+              + ": " + e.getMessage() + ". " + rolledBack(created.size()) + "Fix that object and seed the "
+              + "batch again.", e);
         }
       }
       return created;
@@ -175,12 +180,13 @@ public final class FakeApiServer implements AutoCloseable {
     http.close();
   }
 
-  private static String written(int count) {
+  private static String rolledBack(int count) {
     if (count == 0) {
       return "Nothing of this batch was written. ";
     }
-    return "The " + (count == 1 ? "object" : count + " objects") + " before it in this batch "
-        + (count == 1 ? "was" : "were") + " written and stay. ";
+    return "Nothing of this batch was kept: the " + (count == 1 ? "object" : count + " objects") + " written "
+        + "before it " + (count == 1 ? "was" : "were") + " removed again (open watches saw "
+        + (count == 1 ? "it" : "them") + " come and go). ";
   }
 
   private static String namespaceOf(ResourceType type, ObjectNode object) {

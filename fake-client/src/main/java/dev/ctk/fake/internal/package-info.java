@@ -5,6 +5,7 @@
  * <ul>
  *   <li>{@code registry}: which resources exist (the built-in table, CRD-defined kinds), for routing and discovery;
  *   <li>{@code store}: objects, the global resourceVersion, metadata rules, pagination, CRD side effects;
+ *   <li>{@code admission}: kube's defaulting and validation per kind, called by the store on every write;
  *   <li>{@code watch}: the bounded history of committed changes and the fan-out to open watches;
  *   <li>{@code http}: the Vert.x endpoint, URL parsing, verbs, patch-type selection, discovery, both watch
  *       transports, the request journal;
@@ -19,6 +20,7 @@
  * and randomness from a seedable source, so a virtual clock (issue 6) can be plugged in.
  *
  * <p>Limits: not designed for large object counts or high throughput (lists copy references, selectors scan);
- * there is no admission, defaulting or fault-injection step yet (see {@link dev.ctk.fake}).
+ * defaulting and validation cover the kinds listed in {@code admission}; there are no admission plugins, hooks or
+ * fault-injection step yet (see {@link dev.ctk.fake}).
  */
 package dev.ctk.fake.internal;

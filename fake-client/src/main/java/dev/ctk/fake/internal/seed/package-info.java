@@ -6,8 +6,8 @@
  * so a concurrent writer can neither invalidate the plan nor slip in between two writes of the batch.
  *
  * <p>Limits: JSON and YAML only (no JSON Lines, no kustomize); CRD validity is checked only as far as the registry
- * needs (names, scope, versions); there is no rollback: a write that the store still rejects after validation (a
- * rule the validation does not foresee) leaves the earlier objects of the batch in place, and the error says how
- * many were written and what to fix.
+ * needs (names, scope, versions). A write that the store still rejects after this validation (defaulting and
+ * validation of built-in kinds run at write time) rolls the batch back: the objects written before it are removed
+ * again, ignoring finalizers, so nothing is half-loaded; open watches see them come and go.
  */
 package dev.ctk.fake.internal.seed;

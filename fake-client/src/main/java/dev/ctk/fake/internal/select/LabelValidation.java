@@ -9,9 +9,10 @@ import java.util.regex.Pattern;
 
 /**
  * kube's label key and value rules ({@code IsQualifiedName}, {@code IsValidLabelValue}) with their
- * exact texts, and Go's {@code %q} quoting used by kube's {@code Invalid value: "..."} messages.
+ * exact texts (public: admission validation reuses them), and Go's {@code %q} quoting used by kube's
+ * {@code Invalid value: "..."} messages.
  */
-final class LabelValidation {
+public final class LabelValidation {
 
   private static final String QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
   private static final String QUALIFIED_NAME_MSG =
@@ -31,7 +32,7 @@ final class LabelValidation {
   private LabelValidation() {}
 
   /** Problems with a label key ({@code [prefix/]name}); empty when valid. */
-  static List<String> keyErrors(String key) {
+  public static List<String> keyErrors(String key) {
     List<String> errors = new ArrayList<>();
     String[] parts = key.split("/", -1);
     String name;
@@ -64,7 +65,7 @@ final class LabelValidation {
   }
 
   /** Problems with a label value; empty when valid. */
-  static List<String> valueErrors(String value) {
+  public static List<String> valueErrors(String value) {
     List<String> errors = new ArrayList<>();
     if (bytes(value) > 63) {
       errors.add("must be no more than 63 characters");
@@ -75,7 +76,8 @@ final class LabelValidation {
     return errors;
   }
 
-  private static List<String> subdomainErrors(String value) {
+  /** Problems with a DNS-1123 subdomain ({@code IsDNS1123Subdomain}); empty when valid. */
+  public static List<String> subdomainErrors(String value) {
     List<String> errors = new ArrayList<>();
     if (bytes(value) > 253) {
       errors.add("must be no more than 253 characters");
@@ -87,7 +89,7 @@ final class LabelValidation {
   }
 
   /** kube's {@code RegexError}, including its doubled space before "or". */
-  private static String regexError(String message, String format, String... examples) {
+  public static String regexError(String message, String format, String... examples) {
     StringBuilder text = new StringBuilder(message).append(" (e.g. ");
     for (int i = 0; i < examples.length; i++) {
       if (i > 0) {

@@ -181,6 +181,14 @@ public final class ApiError extends RuntimeException {
         qualifiedKind + " \"" + name + "\" is invalid: " + field + ": " + causeMessage, details);
   }
 
+  /**
+   * 422 Invalid with a message and details (name, group, kind, causes) already built, for validation passes that
+   * find several field errors at once.
+   */
+  public static ApiError invalid(String message, ObjectNode details) {
+    return new ApiError(422, "Invalid", message, details);
+  }
+
   private static String qualified(String group, String plural) {
     return group.isEmpty() ? plural : plural + "." + group;
   }

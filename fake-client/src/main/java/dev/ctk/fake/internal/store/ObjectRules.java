@@ -20,7 +20,8 @@ import java.util.function.Predicate;
  * the status subresource split, and finalizer-aware deletion.
  *
  * <p>Pure functions over private copies; the {@link ObjectStore} calls them under its lock. No defaulting and no
- * validation beyond the checks named in each method (issue 3 adds those as separate admission steps).
+ * validation beyond the checks named in each method: those are the separate admission step
+ * ({@link dev.ctk.fake.internal.admission.Admission}).
  */
 public final class ObjectRules {
 

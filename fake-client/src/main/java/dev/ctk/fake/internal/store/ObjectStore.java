@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.admission.Admission;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.select.FieldSelector;
@@ -38,6 +39,7 @@ public final class ObjectStore {
   private final ObjectRules rules;
   private final WatchHub hub;
   private final CrdLifecycle crds;
+  private final Admission admission = new Admission();
   private final ListPager pager = new ListPager();
   private static final NavigableMap<String, ObjectNode> EMPTY = java.util.Collections.emptyNavigableMap();
 
@@ -133,8 +135,10 @@ public final class ObjectStore {
       if (type.namespaced()) {
         requireNamespace(namespace);
       }
+      admission.defaults(type, object);
       rules.prepareForCreate(type, namespace, object, options.seeding(),
           candidate -> collection(type).containsKey(key(type, namespace, candidate)));
+      admission.admitCreate(type, object, collection(type).values());
       String name = object.path("metadata").path("name").asText();
       if (collection(type).containsKey(key(type, namespace, name))) {
         throw ApiError.alreadyExists(type, name);
@@ -268,11 +272,28 @@ public final class ObjectStore {
 
   /**
    * Runs several store calls as one transaction: no other writer (and no watch registration) interleaves with
-   * them. The lock is re-entrant, so {@code action} calls the ordinary methods. Earlier writes of a failing
-   * transaction stay committed: there is no rollback.
+   * them. The lock is re-entrant, so {@code action} calls the ordinary methods. Writes are committed as they
+   * happen (watchers see them); a caller that must undo them uses {@link #rollBack}.
    */
   public <R> R inTransaction(Supplier<R> action) {
     return locked(action);
+  }
+
+  /**
+   * Removes an object written earlier in the same transaction, ignoring finalizers, as the undo of a failed batch.
+   * Watchers see a DELETED event; removing a CRD removes its kind and objects, as a delete would.
+   *
+   * @param type the object's resource type
+   * @param written the object as the store returned it when it was written
+   */
+  public void rollBack(ResourceType type, ObjectNode written) {
+    locked(() -> {
+      String namespace = type.namespaced() ? written.path("metadata").path("namespace").asText(null) : null;
+      ObjectNode current = served(type)
+          ? collection(type).get(key(type, namespace, written.path("metadata").path("name").asText()))
+          : null;
+      return current == null ? null : remove(type, current);
+    });
   }
 
   /** A BOOKMARK object for a resource at the current resourceVersion. */
@@ -303,7 +324,11 @@ public final class ObjectStore {
 
   private ObjectNode write(ResourceType type, ObjectNode current, ObjectNode sent, String subresource,
       WriteOptions options) {
+    if (!"status".equals(subresource)) {
+      admission.defaults(type, sent);
+    }
     ObjectNode next = rules.prepareForUpdate(type, current, sent, subresource, options.seeding());
+    admission.admitUpdate(type, current, next, subresource, collection(type).values());
     crds.beforeUpdate(type, current, next);
     if (SemanticEquality.equal(current, next)) {
       return current;

@@ -1,0 +1,142 @@
+package dev.ctk.fake.internal.admission;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.status.ApiError;
+import java.util.Collection;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The fake API server's defaulting and validation, called by the store at one place per write, in kube's order:
+ * <ol>
+ *   <li>{@link #defaults} on the decoded object (create, update and the result of a patch; not on a
+ *       {@code /status} write, whose body only contributes its status);</li>
+ *   <li>the store's metadata rules (name, generateName, uid, ...);</li>
+ *   <li>{@link #admitCreate} or {@link #admitUpdate}: what the registry adds once the object is named
+ *       (Job selector, Service addresses), then validation, which throws kube's 422 Invalid.</li>
+ * </ol>
+ *
+ * <p>Kinds are looked up in a per-kind table (core, apps, batch); every other kind, custom resources included,
+ * gets only the metadata checks (name per {@link NameRule}, labels, annotations).
+ */
+public final class Admission {
+
+  private record KindRules(NameRule names, Consumer<ObjectNode> defaults,
+      Function<ObjectNode, FieldErrors> validateCreate,
+      BiFunction<ObjectNode, ObjectNode, FieldErrors> validateUpdate) {
+  }
+
+  private static final Consumer<ObjectNode> NO_DEFAULTS = o -> { };
+  private static final Function<ObjectNode, FieldErrors> NOTHING_ON_CREATE = o -> new FieldErrors();
+  private static final BiFunction<ObjectNode, ObjectNode, FieldErrors> NOTHING_ON_UPDATE = (a, b) -> new FieldErrors();
+  private static final KindRules GENERIC = new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, NOTHING_ON_CREATE,
+      NOTHING_ON_UPDATE);
+
+  /** Keyed by {@code group/Kind} ({@code /Pod} for core). */
+  private static final Map<String, KindRules> TABLE = Map.ofEntries(
+      Map.entry("/Pod", new KindRules(NameRule.DNS1123_SUBDOMAIN, PodDefaults::pod,
+          pod -> PodValidation.spec(pod.path("spec"), "spec"),
+          (current, next) -> PodValidation.spec(next.path("spec"), "spec"))),
+      Map.entry("/Service", new KindRules(NameRule.DNS1035_LABEL, ServiceDefaults::service, NOTHING_ON_CREATE,
+          ServiceValidation::update)),
+      Map.entry("/Namespace", new KindRules(NameRule.DNS1123_LABEL, NO_DEFAULTS, NOTHING_ON_CREATE,
+          NOTHING_ON_UPDATE)),
+      Map.entry("/ConfigMap", new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, NOTHING_ON_CREATE,
+          ConfigValidation::configMapUpdate)),
+      Map.entry("/Secret", new KindRules(NameRule.DNS1123_SUBDOMAIN, ConfigDefaults::secret, NOTHING_ON_CREATE,
+          ConfigValidation::secretUpdate)),
+      Map.entry("apps/Deployment", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::deployment,
+          d -> WorkloadValidation.controller(d, "deployment"),
+          (current, next) -> WorkloadValidation.selectorUpdate(current, next, "deployment"))),
+      Map.entry("apps/ReplicaSet", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::replicaSet,
+          r -> WorkloadValidation.controller(r, "deployment"),
+          (current, next) -> WorkloadValidation.selectorUpdate(current, next, "deployment"))),
+      Map.entry("apps/StatefulSet", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::statefulSet,
+          s -> WorkloadValidation.controller(s, "statefulset"), WorkloadValidation::statefulSetUpdate)),
+      Map.entry("apps/DaemonSet", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::daemonSet,
+          d -> WorkloadValidation.controller(d, "daemonset"),
+          (current, next) -> WorkloadValidation.selectorUpdate(current, next, "daemonset"))),
+      Map.entry("batch/Job", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::job, WorkloadValidation::job,
+          WorkloadValidation::jobUpdate)),
+      Map.entry("batch/CronJob", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::cronJob,
+          NOTHING_ON_CREATE, NOTHING_ON_UPDATE)),
+      Map.entry("rbac.authorization.k8s.io/Role", pathSegmentNames()),
+      Map.entry("rbac.authorization.k8s.io/ClusterRole", pathSegmentNames()),
+      Map.entry("rbac.authorization.k8s.io/RoleBinding", pathSegmentNames()),
+      Map.entry("rbac.authorization.k8s.io/ClusterRoleBinding", pathSegmentNames()));
+
+  private static KindRules pathSegmentNames() {
+    return new KindRules(NameRule.PATH_SEGMENT, NO_DEFAULTS, NOTHING_ON_CREATE, NOTHING_ON_UPDATE);
+  }
+
+  private static KindRules rules(ResourceType type) {
+    if (type.custom()) {
+      return GENERIC;
+    }
+    return TABLE.getOrDefault(type.group() + "/" + type.kind(), GENERIC);
+  }
+
+  /**
+   * Applies kube's defaults to a decoded object, in place.
+   *
+   * @param type the resource written
+   * @param object a private copy of the object sent (create, update) or of the patched object
+   */
+  public void defaults(ResourceType type, ObjectNode object) {
+    rules(type).defaults().accept(object);
+  }
+
+  /**
+   * Completes and validates an object about to be created: called after the metadata rules named it.
+   *
+   * @param object the object (modified in place: Job selector and labels, Service addresses, Pod status)
+   * @param sameKind the stored objects of the same resource (every namespace), for allocations
+   * @throws ApiError 422 Invalid with every problem found
+   */
+  public void admitCreate(ResourceType type, ObjectNode object, Collection<ObjectNode> sameKind) {
+    KindRules rules = rules(type);
+    FieldErrors errors = MetadataValidation.onCreate(object, rules.names());
+    if (isCore(type, "Service") && errors.isEmpty()) {
+      errors.addAll(ServiceAllocation.create(object, sameKind));
+    }
+    if (type.group().equals("batch") && type.kind().equals("Job") && !type.custom()) {
+      JobSelector.generate(object);
+    }
+    if (isCore(type, "Pod")) {
+      PodStatus.pending(object);
+    }
+    errors.addAll(rules.validateCreate().apply(object));
+    errors.throwIfAny(type.group(), type.kind(), object.path("metadata").path("name").asText());
+  }
+
+  /**
+   * Completes and validates an update (also the result of a patch): called after the metadata rules built the
+   * object to store.
+   *
+   * @param current the stored object
+   * @param next the object to store (modified in place: Service addresses the body left out)
+   * @param subresource {@code "status"} or {@code null}; a status write is not validated beyond what the store does
+   * @param sameKind the stored objects of the same resource, for allocations
+   * @throws ApiError 422 Invalid with every problem found
+   */
+  public void admitUpdate(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
+      Collection<ObjectNode> sameKind) {
+    if ("status".equals(subresource)) {
+      return;
+    }
+    KindRules rules = rules(type);
+    if (isCore(type, "Service")) {
+      ServiceAllocation.update(current, next, sameKind);
+    }
+    FieldErrors errors = MetadataValidation.onUpdate(next);
+    errors.addAll(rules.validateUpdate().apply(current, next));
+    errors.throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
+  }
+
+  private static boolean isCore(ResourceType type, String kind) {
+    return !type.custom() && type.group().isEmpty() && type.kind().equals(kind);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.ctk.fake.internal.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.status.GoText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Go's {@code %#v} of the few values kube prints in {@code Invalid value: ...} texts: a label selector
+ * ({@code v1.LabelSelector{MatchLabels:map[string]string{"app":"web"},
+ * MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}),
+ * a {@code map[string]string} (keys sorted, as Go's fmt prints maps) and a {@code []string}.
+ */
+final class GoSyntax {
+
+  private GoSyntax() {}
+
+  /** {@code v1.LabelSelector{...}} of a JSON label selector. */
+  static String labelSelector(JsonNode selector) {
+    StringBuilder out = new StringBuilder("v1.LabelSelector{MatchLabels:");
+    out.append(stringMap(selector.get("matchLabels")));
+    out.append(", MatchExpressions:");
+    JsonNode expressions = selector.get("matchExpressions");
+    if (expressions == null || expressions.isNull()) {
+      out.append("[]v1.LabelSelectorRequirement(nil)");
+    } else {
+      out.append("[]v1.LabelSelectorRequirement{");
+      for (int i = 0; i < expressions.size(); i++) {
+        JsonNode e = expressions.get(i);
+        out.append(i == 0 ? "" : ", ").append("v1.LabelSelectorRequirement{Key:")
+            .append(GoText.quote(e.path("key").asText(""))).append(", Operator:")
+            .append(GoText.quote(e.path("operator").asText(""))).append(", Values:")
+            .append(stringSlice(e.get("values"))).append('}');
+      }
+      out.append('}');
+    }
+    return out.append('}').toString();
+  }
+
+  /** {@code map[string]string{"a":"1", "b":"2"}}, or {@code map[string]string(nil)} when absent. */
+  static String stringMap(JsonNode map) {
+    if (map == null || map.isNull() || !map.isObject()) {
+      return "map[string]string(nil)";
+    }
+    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(map.properties());
+    entries.sort(Map.Entry.comparingByKey());
+    StringBuilder out = new StringBuilder("map[string]string{");
+    for (int i = 0; i < entries.size(); i++) {
+      out.append(i == 0 ? "" : ", ").append(GoText.quote(entries.get(i).getKey())).append(':')
+          .append(GoText.quote(entries.get(i).getValue().asText("")));
+    }
+    return out.append('}').toString();
+  }
+
+  /** {@code []string{"a", "b"}}, or {@code []string(nil)} when absent. */
+  static String stringSlice(JsonNode array) {
+    if (array == null || array.isNull() || !array.isArray()) {
+      return "[]string(nil)";
+    }
+    StringBuilder out = new StringBuilder("[]string{");
+    for (int i = 0; i < array.size(); i++) {
+      out.append(i == 0 ? "" : ", ").append(GoText.quote(array.get(i).asText("")));
+    }
+    return out.append('}').toString();
+  }
+}
