@@ -333,6 +333,7 @@ public final class FakeCluster implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private int watchHistoryLimit = 10_000;
     private Long randomSeed;
+    private boolean garbageCollection = true;
     private final List<CustomResourceDefinition> crds = new ArrayList<>();
     private final List<HasMetadata> objects = new ArrayList<>();
     private final List<List<SeedDocument>> files = new ArrayList<>();
@@ -454,6 +455,30 @@ public final class FakeCluster implements AutoCloseable {
     }
 
     /**
+     * Whether the fake runs what kube-controller-manager does about deletions (default {@code true}): the
+     * ownerReference garbage collector (a deleted owner's dependents are deleted, in the background, in the
+     * foreground or orphaned as {@code propagationPolicy} says) and the namespace controller (a Terminating
+     * namespace is emptied, then removed). Both run synchronously, before the delete is answered.
+     *
+     * <p>{@code false} mimics a bare kube-apiserver: dependents stay, an owner deleted with Foreground or Orphan
+     * keeps its {@code foregroundDeletion} or {@code orphan} finalizer, and a deleted namespace stays Terminating.
+     *
+     * <pre>{@code
+     * try (FakeCluster cluster = FakeCluster.builder().withGarbageCollection(false).build()) {
+     *   // delete a Deployment: its ReplicaSets remain, as on an apiserver without controller-manager
+     * }
+     * }</pre>
+     *
+     * @param enabled {@code false} to switch garbage collection and namespace finalization off
+     * @return this builder
+     * @since 0.1.0
+     */
+    public Builder withGarbageCollection(boolean enabled) {
+      this.garbageCollection = enabled;
+      return this;
+    }
+
+    /**
      * Starts the cluster: seeds CRDs, then the objects and files (validated as a whole first), then listens.
      *
      * @return the running cluster
@@ -467,7 +492,8 @@ public final class FakeCluster implements AutoCloseable {
       }
       built = true;
       ObjectJson json = new ObjectJson();
-      FakeApiServer server = new FakeApiServer(host, port, clock, watchHistoryLimit, randomSeed);
+      FakeApiServer server = new FakeApiServer(host, port, clock, watchHistoryLimit, randomSeed,
+          garbageCollection);
       try {
         List<SeedDocument> seed = new ArrayList<>();
         for (int i = 0; i < crds.size(); i++) {

@@ -23,8 +23,15 @@
  *       no-op updates keep the resourceVersion and send no event; {@code generateName}; {@code generation} as each
  *       kind's registry strategy maintains it; finalizers ({@code deletionTimestamp}, removal with the last
  *       finalizer); delete preconditions; create in a missing namespace is 404.
- *   <li>Reads: label selectors (equality and set-based), field selectors {@code metadata.name} and
- *       {@code metadata.namespace}, {@code limit}/{@code continue} over a consistent snapshot.
+ *   <li>Reads: label selectors (equality and set-based), field selectors {@code metadata.name},
+ *       {@code metadata.namespace} and the kind-specific ones kube supports (Pod {@code status.phase},
+ *       {@code spec.nodeName}, Secret {@code type}, ...), {@code limit}/{@code continue} over a consistent snapshot.
+ *   <li>The {@code /scale} subresource (autoscaling/v1 Scale) for Deployment, ReplicaSet, StatefulSet,
+ *       ReplicationController and CRDs that declare it.
+ *   <li>What a cluster's controller-manager adds to a bare API server, switchable off with
+ *       {@code withGarbageCollection(false)}: ownerReference garbage collection with {@code propagationPolicy}
+ *       Background, Foreground ({@code blockOwnerDeletion}) and Orphan, and namespace deletion through
+ *       Terminating (creates in a terminating namespace answer 403), synchronously inside the delete.
  *   <li>Watches over websockets and HTTP streaming that resume from a resourceVersion (410 Expired beyond the
  *       retained history, 504 {@code Too large resource version} from a resourceVersion the cluster has not reached),
  *       apply selector transitions (an object leaving a selection is DELETED for that watch), honour
@@ -55,15 +62,14 @@
  *       checks, PVC and Pod spec immutability are not enforced, and Job template errors print the template as
  *       {@code core.PodTemplateSpec{...}} rather than kube's whole Go struct (see
  *       {@code dev.ctk.fake.internal.admission} for the full list). No CRD schema pruning, validation or defaults;
- *       kind-specific field selectors ({@code status.phase}, {@code spec.nodeName}) answer 400.
+ *       no CRD {@code selectableFields}.
  *   <li>No admission plugins (no service-account token volume, priority or default tolerations on Pods), no
  *       admission webhooks or policies, no authentication or authorization: every request is allowed.
- *   <li>No controllers: no garbage collection of dependents ({@code ownerReferences} and {@code propagationPolicy}
- *       are stored but not acted on), no namespace finalization (deleting a Namespace removes it at once and leaves
- *       its objects), no Terminating phase, no graceful pod deletion (pods go at once unless finalizers hold them),
- *       no ReplicaSets or Pods from Deployments, no scheduling.
- *   <li>No {@code /scale}, {@code /log}, {@code /exec}, {@code /eviction} or other subresources besides
- *       {@code /status}; no Table output (kubectl prints NAME and AGE columns); no aggregated discovery; OpenAPI
+ *   <li>No other controllers: garbage collection matches dependents by owner uid and runs only when an owner is
+ *       deleted (see {@code dev.ctk.fake.internal.gc}); no graceful pod deletion (pods go at once unless finalizers
+ *       hold them), no ReplicaSets or Pods from Deployments, no scheduling.
+ *   <li>No {@code /log}, {@code /exec}, {@code /eviction} or other subresources besides {@code /status} and
+ *       {@code /scale}; no Table output (kubectl prints NAME and AGE columns); no aggregated discovery; OpenAPI
  *       v2 is an empty document and v3 is absent; no protobuf or CBOR request bodies (415).
  *   <li>No periodic watch BOOKMARKs; {@code resourceVersionMatch=Exact} lists answer the current state.
  *   <li>No TLS.

@@ -82,7 +82,8 @@ class ListSelectorsAndPagingTest {
     Reply reply = api.get("/api/v1/namespaces/default/configmaps?fieldSelector=spec.foo%3Dx");
     assertThat(reply.code()).isEqualTo(400);
     assertThat(reply.json().path("reason").asText()).isEqualTo("BadRequest");
-    assertThat(reply.json().path("message").asText()).isEqualTo("field label not supported: spec.foo");
+    assertThat(reply.json().path("message").asText())
+        .isEqualTo("\"spec.foo\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"");
   }
 
   @Test

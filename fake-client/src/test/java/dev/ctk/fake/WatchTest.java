@@ -163,7 +163,8 @@ class WatchTest {
     assertThat(badSelector.code()).isEqualTo(400);
     assertThat(badSelector.json()).isEqualTo(json("""
         {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
-         "message":"field label not supported: spec.x","reason":"BadRequest","code":400}"""));
+         "message":"\\"spec.x\\" is not a known field selector: only \\"metadata.name\\", \\"metadata.namespace\\"",
+         "reason":"BadRequest","code":400}"""));
   }
 
   @Test

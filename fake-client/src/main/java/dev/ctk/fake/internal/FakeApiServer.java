@@ -3,6 +3,7 @@ package dev.ctk.fake.internal;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.internal.gc.GarbageCollector;
 import dev.ctk.fake.internal.http.FakeHttpServer;
 import dev.ctk.fake.internal.http.RequestJournal;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
@@ -47,6 +48,17 @@ public final class FakeApiServer implements AutoCloseable {
    * @param randomSeed seed for generated names and uids, or {@code null}
    */
   public FakeApiServer(String host, int port, Clock clock, int watchHistoryLimit, Long randomSeed) {
+    this(host, port, clock, watchHistoryLimit, randomSeed, true);
+  }
+
+  /**
+   * Creates a server with the initial namespaces (not yet listening).
+   *
+   * @param garbageCollection whether the ownerReference garbage collector and namespace controller run (as in a
+   *     cluster with kube-controller-manager); {@code false} mimics a bare kube-apiserver
+   */
+  public FakeApiServer(String host, int port, Clock clock, int watchHistoryLimit, Long randomSeed,
+      boolean garbageCollection) {
     this.store = new ObjectStore(registry, new ObjectRules(new NameGenerator(randomSeed), clock), watchHistoryLimit);
     ResourceType namespaces = type("v1", "Namespace");
     for (String name : INITIAL_NAMESPACES) {
@@ -54,6 +66,9 @@ public final class FakeApiServer implements AutoCloseable {
       ns.put("apiVersion", "v1").put("kind", "Namespace").putObject("metadata").put("name", name);
       ns.putObject("status").put("phase", "Active");
       store.create(namespaces, null, ns, WriteOptions.SEEDING);
+    }
+    if (garbageCollection) {
+      GarbageCollector.attachTo(store);
     }
     this.http = new FakeHttpServer(store, journal, host, port);
   }

@@ -125,6 +125,16 @@ final class DiscoveryHandler {
         s.put("kind", t.kind());
         s.putArray("verbs").add("get").add("patch").add("update");
       }
+      if (t.scaleSubresource().isPresent()) {
+        ObjectNode s = resources.addObject();
+        s.put("name", t.plural() + "/scale");
+        s.put("singularName", "");
+        s.put("namespaced", t.namespaced());
+        s.put("group", "autoscaling");
+        s.put("version", "v1");
+        s.put("kind", "Scale");
+        s.putArray("verbs").add("get").add("patch").add("update");
+      }
     }
     return JsonCodec.respond(200, list);
   }

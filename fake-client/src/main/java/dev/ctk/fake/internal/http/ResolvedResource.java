@@ -10,7 +10,7 @@ import dev.ctk.fake.internal.status.ApiError;
  * @param type the served resource
  * @param namespace namespace (null for cluster-scoped resources or all namespaces)
  * @param name object name or null
- * @param subresource {@code "status"} or null
+ * @param subresource {@code "status"}, {@code "scale"} or null
  * @param path the parsed path
  */
 record ResolvedResource(ResourceType type, String namespace, String name, String subresource, ResourcePath path) {
@@ -29,7 +29,7 @@ record ResolvedResource(ResourceType type, String namespace, String name, String
     if (type.namespaced() && path.namespace() == null && path.name() != null) {
       throw ApiError.unknownResource();
     }
-    if (path.subresource() != null && !(path.subresource().equals("status") && type.hasStatusSubresource())) {
+    if (path.subresource() != null && !type.hasSubresource(path.subresource())) {
       throw ApiError.unknownResource();
     }
     return new ResolvedResource(type, path.namespace(), path.name(), path.subresource(), path);

@@ -8,6 +8,7 @@ import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.DeletePreconditions;
 import dev.ctk.fake.internal.store.ListResult;
 import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.WriteOptions;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.List;
@@ -20,12 +21,17 @@ import java.util.List;
 final class ResourceHandler {
 
   private final ObjectStore store;
+  private final ScaleSubresource scale;
 
   ResourceHandler(ObjectStore store) {
     this.store = store;
+    this.scale = new ScaleSubresource(store);
   }
 
   MockResponse handle(ApiRequest request, ResolvedResource r) {
+    if ("scale".equals(r.subresource())) {
+      return scale.handle(request, r, writeOptions(request));
+    }
     String method = request.method();
     boolean collection = r.name() == null;
     return switch (method) {
@@ -76,7 +82,8 @@ final class ResourceHandler {
     if (options != null && options.path("dryRun").isArray() && options.path("dryRun").toString().contains("All")) {
       write = WriteOptions.DRY_RUN;
     }
-    ObjectNode result = store.delete(r.type(), r.namespace(), r.name(), DeletePreconditions.from(options), write);
+    ObjectNode result = store.delete(r.type(), r.namespace(), r.name(), DeletePreconditions.from(options), write,
+        PropagationPolicy.from(options, request.param("propagationPolicy"), request.param("orphanDependents")));
     return JsonCodec.respond(200, served(r.type(), result));
   }
 
@@ -86,7 +93,9 @@ final class ResourceHandler {
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
     }
     List<ObjectNode> deleted = store.deleteCollection(r.type(), r.namespace(), Selectors.labels(request),
-        Selectors.fields(request, r.type(), null), writeOptions(request));
+        Selectors.fields(request, r.type(), null), writeOptions(request), PropagationPolicy.from(request.hasNoBody()
+            ? null : JsonCodec.readTree(request, "error decoding DeleteOptions: "), request.param("propagationPolicy"),
+            request.param("orphanDependents")));
     ObjectNode list = listOf(r.type(), deleted);
     ((ObjectNode) list.get("metadata")).put("resourceVersion", Long.toString(store.resourceVersion()));
     return JsonCodec.respond(200, list);

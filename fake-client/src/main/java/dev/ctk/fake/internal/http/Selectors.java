@@ -6,7 +6,11 @@ import dev.ctk.fake.internal.select.LabelSelector;
 import dev.ctk.fake.internal.select.SelectorException;
 import dev.ctk.fake.internal.status.ApiError;
 
-/** Parses the {@code labelSelector} and {@code fieldSelector} query parameters; errors become 400 BadRequest. */
+/**
+ * Parses the {@code labelSelector} and {@code fieldSelector} query parameters for list, watch and
+ * deletecollection; errors become 400 BadRequest. Field selectors follow kube's per-kind field labels (Pod
+ * {@code status.phase}, Secret {@code type}, ...; see {@link FieldSelector#parse(String, String, String)}).
+ */
 final class Selectors {
 
   private Selectors() {}
@@ -29,7 +33,7 @@ final class Selectors {
       expression = expression == null || expression.isBlank() ? byName : byName + "," + expression;
     }
     try {
-      return FieldSelector.parse(expression, type.fieldSelectors());
+      return FieldSelector.parse(expression, type.group(), type.kind());
     } catch (SelectorException e) {
       throw ApiError.badRequest(e.getMessage());
     }

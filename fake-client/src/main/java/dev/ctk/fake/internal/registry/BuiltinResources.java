@@ -7,6 +7,7 @@ import static dev.ctk.fake.internal.registry.GenerationPolicy.TRACKED_WITH_ANNOT
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The built-in kinds ctk's fake API server serves, as a table: one row per resource, read top to bottom like
@@ -22,6 +23,10 @@ public final class BuiltinResources {
   private static final boolean CLUSTER = false;
   private static final boolean STATUS = true;
   private static final boolean NO_STATUS = false;
+
+  /** The kinds serving {@code /scale} with the workload paths (autoscaling/v1 Scale). */
+  private static final Set<String> SCALABLE = Set.of("apps/Deployment", "apps/ReplicaSet",
+      "apps/StatefulSet", "/ReplicationController");
 
   private static final List<ResourceType> TABLE = List.of(
       // group, version, plural, singular, kind, scope, status, generation, shortNames, categories
@@ -84,6 +89,7 @@ public final class BuiltinResources {
   private static ResourceType row(String group, String version, String plural, String singular, String kind,
       boolean namespaced, boolean status, GenerationPolicy generation, String shortNames, String categories) {
     return ResourceType.builder(group, version, plural, kind)
+        .scaleSubresource(SCALABLE.contains(group + "/" + kind) ? ScalePaths.WORKLOADS : null)
         .singular(singular)
         .namespaced(namespaced)
         .statusSubresource(status)

@@ -50,6 +50,7 @@ public final class CrdRegistration {
         continue;
       }
       boolean status = version.path("subresources").has("status");
+      JsonNode scale = version.path("subresources").path("scale");
       types.add(ResourceType.builder(group, version.path("name").asText(), plural, kind)
           .singular(singular)
           .namespaced(scope.equals("Namespaced"))
@@ -58,6 +59,9 @@ public final class CrdRegistration {
           .shortNames(shortNames)
           .categories(categories)
           .custom(true)
+          .scaleSubresource(scale.isObject() ? new ScalePaths(scale.path("specReplicasPath").asText(".spec.replicas"),
+              scale.path("statusReplicasPath").asText(".status.replicas"),
+              scale.hasNonNull("labelSelectorPath") ? scale.get("labelSelectorPath").asText() : null) : null)
           .build());
     }
     require(!types.isEmpty(), name, "spec.versions", "FieldValueInvalid",

@@ -1,7 +1,9 @@
 package dev.ctk.fake.internal.registry;
 
 import java.util.List;
+import dev.ctk.fake.internal.select.FieldSelector;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,8 +18,6 @@ public final class ResourceType {
   public static final List<String> STANDARD_VERBS =
       List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
-  private static final Set<String> META_FIELDS = Set.of("metadata.name", "metadata.namespace");
-
   private final String group;
   private final String version;
   private final String plural;
@@ -30,6 +30,7 @@ public final class ResourceType {
   private final GenerationPolicy generationPolicy;
   private final boolean custom;
   private final boolean unconditionalUpdate;
+  private final ScalePaths scale;
 
   private ResourceType(Builder b) {
     this.group = Objects.requireNonNull(b.group, "group");
@@ -44,6 +45,7 @@ public final class ResourceType {
     this.generationPolicy = b.generationPolicy;
     this.custom = b.custom;
     this.unconditionalUpdate = b.unconditionalUpdate;
+    this.scale = b.scale;
   }
 
   /**
@@ -91,6 +93,20 @@ public final class ResourceType {
     return statusSubresource;
   }
 
+  /** The {@code scale} subresource's paths, empty when the kind has no {@code scale} subresource. */
+  public Optional<ScalePaths> scaleSubresource() {
+    return Optional.ofNullable(scale);
+  }
+
+  /** Whether {@code subresource} ({@code "status"}, {@code "scale"}) is served for this kind. */
+  public boolean hasSubresource(String subresource) {
+    return switch (subresource) {
+      case "status" -> statusSubresource;
+      case "scale" -> scale != null;
+      default -> false;
+    };
+  }
+
   public List<String> shortNames() {
     return shortNames;
   }
@@ -133,9 +149,9 @@ public final class ResourceType {
     return group + "/" + plural;
   }
 
-  /** The field selectors this kind supports. */
+  /** The field selectors this kind supports: kube's field labels for its group and kind. */
   public Set<String> fieldSelectors() {
-    return META_FIELDS;
+    return FieldSelector.supportedFields(group, kind);
   }
 
   @Override
@@ -157,6 +173,7 @@ public final class ResourceType {
     private GenerationPolicy generationPolicy = GenerationPolicy.NONE;
     private boolean custom;
     private boolean unconditionalUpdate = true;
+    private ScalePaths scale;
 
     private Builder(String group, String version, String plural, String kind) {
       this.group = group;
@@ -198,6 +215,12 @@ public final class ResourceType {
     public Builder custom(boolean custom) {
       this.custom = custom;
       this.unconditionalUpdate = !custom;
+      return this;
+    }
+
+    /** Serves the {@code scale} subresource with these paths; {@code null} (the default) serves none. */
+    public Builder scaleSubresource(ScalePaths scale) {
+      this.scale = scale;
       return this;
     }
 

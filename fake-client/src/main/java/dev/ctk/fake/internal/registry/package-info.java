@@ -2,7 +2,9 @@
  * Which resources the fake API server serves: the built-in table ({@link
  * dev.ctk.fake.internal.registry.BuiltinResources}) and kinds registered by CustomResourceDefinitions.
  *
- * <p>Limits: one version per built-in group (the current GA one); only the {@code status} subresource is described;
+ * <p>Limits: one version per built-in group (the current GA one); only the {@code status} and {@code scale}
+ * subresources are described ({@code scale} for Deployment, ReplicaSet, StatefulSet, ReplicationController and CRDs
+ * declaring it; a CRD's scale paths must be plain dotted paths);
  * CRD schemas are kept but not used (no pruning, validation, defaulting, printer columns or conversion; every served
  * version of a CRD reads and writes the same stored objects, only {@code apiVersion} differs).
  */

@@ -149,6 +149,11 @@ public final class ApiError extends RuntimeException {
     return new ApiError(code, reason, message, null);
   }
 
+  /** An error with a status code, reason and details ({@code name, group, kind, causes}) decided elsewhere. */
+  public static ApiError of(int code, String reason, String message, ObjectNode details) {
+    return new ApiError(code, reason, message, details);
+  }
+
   /**
    * An error whose details hold only one cause, as kube's generic server responses carry them (e.g. a failed JSON
    * patch: 422, {@code details: {causes: [{reason: UnexpectedServerResponse, message: ...}]}}).

@@ -1,5 +1,6 @@
 package dev.ctk.fake.internal.store;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.admission.Admission;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
@@ -45,6 +46,7 @@ public final class ObjectStore {
 
   private final Map<String, NavigableMap<String, ObjectNode>> collections = new HashMap<>();
   private long resourceVersion;
+  private DeletionObserver deletions = DeletionObserver.NONE;
 
   /**
    * Creates an empty store.
@@ -58,6 +60,16 @@ public final class ObjectStore {
     this.rules = rules;
     this.hub = new WatchHub(watchHistoryLimit, 0);
     this.crds = new CrdLifecycle(registry, rules);
+  }
+
+  /**
+   * Sets who is told about deletions (the garbage collector), {@link DeletionObserver#NONE} for a bare API server.
+   */
+  public void observeDeletions(DeletionObserver observer) {
+    locked(() -> {
+      this.deletions = java.util.Objects.requireNonNull(observer, "observer");
+      return null;
+    });
   }
 
   /** The served resources. */
@@ -133,7 +145,7 @@ public final class ObjectStore {
         meta.remove("resourceVersion");
       }
       if (type.namespaced()) {
-        requireNamespace(namespace);
+        NamespaceLifecycle.checkAcceptsContent(type, requireNamespace(namespace), object);
       }
       admission.defaults(type, object);
       rules.prepareForCreate(type, namespace, object, options.seeding(),
@@ -200,11 +212,25 @@ public final class ObjectStore {
    */
   public ObjectNode delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
       WriteOptions options) {
+    return delete(type, namespace, name, preconditions, options, PropagationPolicy.BACKGROUND);
+  }
+
+  /**
+   * Deletes an object as {@link #delete(ResourceType, String, String, DeletePreconditions, WriteOptions)} does,
+   * with a propagation policy: Foreground and Orphan add their finalizer ({@code foregroundDeletion},
+   * {@code orphan}), so the object stays marked until the garbage collector (if any) removes it. A Namespace is
+   * always marked Terminating (held by {@code spec.finalizers: [kubernetes]}).
+   *
+   * @return the object as removed, or as marked for deletion
+   * @throws ApiError 404, 409 Conflict when a precondition fails
+   */
+  public ObjectNode delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
+      WriteOptions options, PropagationPolicy policy) {
     return locked(() -> {
       requireServed(type);
       ObjectNode current = require(type, namespace, name);
       checkPreconditions(type, current, preconditions);
-      return deleteLocked(type, current, options);
+      return deleteLocked(type, current, options, policy);
     });
   }
 
@@ -215,13 +241,19 @@ public final class ObjectStore {
    */
   public List<ObjectNode> deleteCollection(ResourceType type, String namespace, LabelSelector labels,
       FieldSelector fields, WriteOptions options) {
+    return deleteCollection(type, namespace, labels, fields, options, PropagationPolicy.BACKGROUND);
+  }
+
+  /** Deletes every selected object of a collection, each with the given propagation policy. */
+  public List<ObjectNode> deleteCollection(ResourceType type, String namespace, LabelSelector labels,
+      FieldSelector fields, WriteOptions options, PropagationPolicy policy) {
     return locked(() -> {
       requireServed(type);
       WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
       List<ObjectNode> out = new ArrayList<>();
       for (ObjectNode object : new ArrayList<>(collection(type).values())) {
         if (filter.matches(object)) {
-          out.add(deleteLocked(type, object, options));
+          out.add(deleteLocked(type, object, options, policy));
         }
       }
       return out;
@@ -296,6 +328,37 @@ public final class ObjectStore {
     });
   }
 
+  /**
+   * Every stored object with its resource type (the first served version of its kind), collections in registry
+   * order, objects in key order: a snapshot for the garbage collector.
+   */
+  public List<StoredObject> objects() {
+    return locked(() -> {
+      List<StoredObject> out = new ArrayList<>();
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (ResourceType type : registry.all()) {
+        if (seen.add(type.storageKey())) {
+          for (ObjectNode object : collection(type).values()) {
+            out.add(new StoredObject(type, object));
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  /** The stored object with this uid, if any (a linear search). */
+  public java.util.Optional<StoredObject> byUid(String uid) {
+    return locked(() -> {
+      for (StoredObject stored : objects()) {
+        if (uid.equals(stored.object().path("metadata").path("uid").asText())) {
+          return java.util.Optional.of(stored);
+        }
+      }
+      return java.util.Optional.<StoredObject>empty();
+    });
+  }
+
   /** A BOOKMARK object for a resource at the current resourceVersion. */
   public ObjectNode bookmark(ResourceType type, Map<String, String> annotations) {
     return locked(() -> {
@@ -336,7 +399,7 @@ public final class ObjectStore {
     if (options.dryRun()) {
       return next;
     }
-    if (ObjectRules.readyToRemove(next)) {
+    if (NamespaceLifecycle.readyToRemove(next)) {
       // as kube: the object is deleted as it was last stored; the update's other changes are dropped
       return remove(type, current);
     }
@@ -345,24 +408,41 @@ public final class ObjectStore {
     return stored;
   }
 
-  private ObjectNode deleteLocked(ResourceType type, ObjectNode current, WriteOptions options) {
-    if (current.path("metadata").hasNonNull("deletionTimestamp")) {
+  private ObjectNode deleteLocked(ResourceType type, ObjectNode current, WriteOptions options,
+      PropagationPolicy policy) {
+    boolean deleting = current.path("metadata").hasNonNull("deletionTimestamp");
+    if (NamespaceLifecycle.isNamespace(type)) {
+      return deleting ? current : markForDeletion(type, current, NamespaceLifecycle.markTerminating(rules, current),
+          options);
+    }
+    List<String> finalizers = policy.finalizersOnDelete(ObjectRules.finalizers(current));
+    if (deleting && finalizers.equals(ObjectRules.finalizers(current))) {
       return current;
     }
-    if (!ObjectRules.finalizers(current).isEmpty()) {
-      ObjectNode marked = rules.markDeleting(current);
-      return options.dryRun() ? marked : commit(type, WatchEvent.MODIFIED, current, marked);
+    if (finalizers.isEmpty()) {
+      // as kube: nothing holds the object (any more), so it goes as last stored
+      return options.dryRun() ? current : remove(type, current);
     }
+    ObjectNode marked = deleting ? current.deepCopy() : rules.markDeleting(current);
+    ArrayNode array = ((ObjectNode) marked.get("metadata")).putArray("finalizers");
+    finalizers.forEach(array::add);
+    return markForDeletion(type, current, marked, options);
+  }
+
+  private ObjectNode markForDeletion(ResourceType type, ObjectNode current, ObjectNode marked, WriteOptions options) {
     if (options.dryRun()) {
-      return current;
+      return marked;
     }
-    return remove(type, current);
+    ObjectNode stored = commit(type, WatchEvent.MODIFIED, current, marked);
+    deletions.markedForDeletion(type, stored);
+    return stored;
   }
 
   private ObjectNode remove(ResourceType type, ObjectNode last) {
     crds.beforeRemove(type, last, this::removeAllOf);
     ObjectNode removed = commit(type, WatchEvent.DELETED, last, last);
     crds.afterRemove(type, removed);
+    deletions.removed(type, removed);
     return removed;
   }
 
@@ -409,11 +489,13 @@ public final class ObjectStore {
     }
   }
 
-  private void requireNamespace(String namespace) {
+  private ObjectNode requireNamespace(String namespace) {
     ResourceType namespaces = registry.byPath("", "v1", "namespaces").orElseThrow();
-    if (namespace == null || !collection(namespaces).containsKey(namespace)) {
+    ObjectNode object = namespace == null ? null : collection(namespaces).get(namespace);
+    if (object == null) {
       throw ApiError.notFound("", "namespaces", namespace == null ? "" : namespace);
     }
+    return object;
   }
 
   private ObjectNode require(ResourceType type, String namespace, String name) {

@@ -1,0 +1,153 @@
+package dev.ctk.fake;
+
+import static dev.ctk.fake.GarbageCollectionTest.configMap;
+import static dev.ctk.fake.testing.Fixtures.deployment;
+import static dev.ctk.fake.testing.RawApi.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.testing.Fixtures;
+import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.testing.RawApi.Reply;
+import dev.ctk.fake.testing.WatchLines;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Namespace deletion: Terminating, its content deleted, then the namespace removed; creates refused with 403 while
+ * it terminates; and, with garbage collection off, a namespace that stays Terminating as on a bare apiserver.
+ */
+class NamespaceDeletionTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final String TEAM = "/api/v1/namespaces/team";
+  private static final String TEAM_CONFIGMAPS = TEAM + "/configmaps";
+
+  private FakeCluster cluster;
+  private RawApi api;
+
+  private void start(boolean garbageCollection) {
+    cluster = FakeCluster.builder().withClock(Fixtures.FIXED_CLOCK).withGarbageCollection(garbageCollection)
+        .withObjects(new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build(),
+            inTeam(configMap("a", List.of())), inTeam(configMap("b", List.of())),
+            new DeploymentBuilder(deployment("web", "nginx:1")).editMetadata().withNamespace("team").endMetadata()
+                .build())
+        .build();
+    api = new RawApi(cluster.url());
+  }
+
+  @AfterEach
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void delete_marksTerminating_deletesTheContent_thenRemovesTheNamespace() {
+    start(true);
+    String before = cluster.resourceVersion();
+    try (WatchLines namespaces = api.watch("/api/v1/namespaces?watch=true&resourceVersion=" + before);
+        WatchLines configMaps = api.watch("/api/v1/configmaps?watch=true&resourceVersion=" + before);
+        WatchLines deployments = api.watch("/apis/apps/v1/deployments?watch=true&resourceVersion=" + before)) {
+      Reply reply = api.delete(TEAM);
+
+      assertThat(reply.code()).isEqualTo(200);
+      assertThat(reply.json().path("status")).isEqualTo(json("{\"phase\":\"Terminating\"}"));
+      assertThat(reply.json().path("spec")).isEqualTo(json("{\"finalizers\":[\"kubernetes\"]}"));
+      assertThat(reply.json().path("metadata").path("deletionTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
+      assertThat(api.get(TEAM).code()).isEqualTo(404);
+      assertThat(api.get("/apis/apps/v1/namespaces/team/deployments/web").code()).isEqualTo(404);
+      await("namespace MODIFIED and DELETED, content DELETED").atMost(WAIT).until(
+          () -> namespaces.events().size() == 2 && configMaps.events().size() == 2 && deployments.events().size() == 1);
+      assertThat(namespaces.summary()).containsExactly("MODIFIED team", "DELETED team");
+      assertThat(configMaps.summary()).containsExactly("DELETED a", "DELETED b");
+      assertThat(deployments.summary()).containsExactly("DELETED web");
+      long marked = rv(namespaces.events().get(0));
+      long removed = rv(namespaces.events().get(1));
+      assertThat(List.of(rv(configMaps.events().get(0)), rv(configMaps.events().get(1)),
+          rv(deployments.events().get(0)))).allSatisfy(rv -> assertThat(rv).isBetween(marked + 1, removed - 1));
+    }
+  }
+
+  @Test
+  void objectWithFinalizer_holdsTheNamespaceTerminating_untilItGoes() {
+    start(true);
+    cluster.create(new ConfigMapBuilder(inTeam(configMap("held", List.of()))).editMetadata()
+        .addToFinalizers("example.com/hold").endMetadata().build());
+
+    api.delete(TEAM);
+
+    JsonNode terminating = api.get(TEAM).json();
+    assertThat(terminating.path("status").path("phase").asText()).isEqualTo("Terminating");
+    assertThat(api.get(TEAM_CONFIGMAPS).json().path("items")).extracting(i -> i.path("metadata").path("name")
+        .asText()).containsExactly("held");
+
+    api.patch(TEAM_CONFIGMAPS + "/held", "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}");
+
+    assertThat(api.get(TEAM_CONFIGMAPS + "/held").code()).isEqualTo(404);
+    assertThat(api.get(TEAM).code()).isEqualTo(404);
+  }
+
+  @Test
+  void create_inTerminatingNamespace_isForbidden() {
+    start(false);
+    api.delete(TEAM);
+
+    Reply reply = api.post(TEAM_CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+        + "\"late\"}}");
+
+    assertThat(reply.code()).isEqualTo(403);
+    assertThat(reply.json()).isEqualTo(json("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+        + "\"status\":\"Failure\",\"message\":\"configmaps \\\"late\\\" is forbidden: unable to create new content "
+        + "in namespace team because it is being terminated\",\"reason\":\"Forbidden\",\"details\":{\"name\":"
+        + "\"late\",\"kind\":\"configmaps\",\"causes\":[{\"reason\":\"NamespaceTerminating\",\"message\":"
+        + "\"namespace team is being terminated\",\"field\":\"metadata.namespace\"}]},\"code\":403}"));
+  }
+
+  @Test
+  void create_withGenerateName_inTerminatingNamespace_isForbiddenWithoutAName() {
+    start(false);
+    api.delete(TEAM);
+
+    Reply reply = api.post("/apis/apps/v1/namespaces/team/deployments", "{\"apiVersion\":\"apps/v1\",\"kind\":"
+        + "\"Deployment\",\"metadata\":{\"generateName\":\"web-\"}}");
+
+    assertThat(reply.code()).isEqualTo(403);
+    assertThat(reply.json()).isEqualTo(json("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+        + "\"status\":\"Failure\",\"message\":\"deployments.apps is forbidden: unable to create new content "
+        + "in namespace team because it is being terminated\",\"reason\":\"Forbidden\",\"details\":{\"group\":"
+        + "\"apps\",\"kind\":\"deployments\",\"causes\":[{\"reason\":\"NamespaceTerminating\",\"message\":"
+        + "\"namespace team is being terminated\",\"field\":\"metadata.namespace\"}]},\"code\":403}"));
+  }
+
+  @Test
+  void switchedOff_namespaceStaysTerminating_withItsContent() {
+    start(false);
+
+    api.delete(TEAM);
+
+    JsonNode namespace = api.get(TEAM).json();
+    assertThat(namespace.path("status").path("phase").asText()).isEqualTo("Terminating");
+    assertThat(namespace.path("spec").path("finalizers")).isEqualTo(json("[\"kubernetes\"]"));
+    assertThat(api.get(TEAM_CONFIGMAPS).json().path("items")).hasSize(2);
+    assertThat(api.delete(TEAM).json().path("metadata").path("resourceVersion").asText())
+        .isEqualTo(namespace.path("metadata").path("resourceVersion").asText());
+  }
+
+  private static ConfigMap inTeam(ConfigMap configMap) {
+    configMap.getMetadata().setNamespace("team");
+    return configMap;
+  }
+
+  private static long rv(JsonNode event) {
+    return Long.parseLong(event.path("object").path("metadata").path("resourceVersion").asText());
+  }
+}
