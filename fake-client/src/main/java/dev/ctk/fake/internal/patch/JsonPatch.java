@@ -144,10 +144,7 @@ public final class JsonPatch {
 
   private void add(JsonNode operation) {
     String path = required(operation, "path", "add operation failed to decode path" + MISSING);
-    Location at = locate(path);
-    if (at == null) {
-      throw failed("add operation does not apply: doc is missing path: \"" + path + "\"" + MISSING);
-    }
+    Location at = locate(path, "add operation does not apply: doc is missing path: \"" + path + "\"" + MISSING);
     try {
       at.add(value(operation));
     } catch (ContainerError e) {
@@ -157,10 +154,7 @@ public final class JsonPatch {
 
   private void remove(JsonNode operation) {
     String path = required(operation, "path", "remove operation failed to decode path" + MISSING);
-    Location at = locate(path);
-    if (at == null) {
-      throw failed("remove operation does not apply: doc is missing path: \"" + path + "\"" + MISSING);
-    }
+    Location at = locate(path, "remove operation does not apply: doc is missing path: \"" + path + "\"" + MISSING);
     try {
       at.remove();
     } catch (ContainerError e) {
@@ -178,10 +172,7 @@ public final class JsonPatch {
       }
       return;
     }
-    Location at = locate(path);
-    if (at == null) {
-      throw failed("replace operation does not apply: doc is missing path: " + path + MISSING);
-    }
+    Location at = locate(path, "replace operation does not apply: doc is missing path: " + path + MISSING);
     try {
       at.get();
     } catch (ContainerError e) {
@@ -196,10 +187,7 @@ public final class JsonPatch {
 
   private void move(JsonNode operation) {
     String from = required(operation, "from", "move operation failed to decode from: " + FROM_FIELD);
-    Location source = locate(from);
-    if (source == null) {
-      throw failed("move operation does not apply: doc is missing from path: " + from + MISSING);
-    }
+    Location source = locate(from, "move operation does not apply: doc is missing from path: " + from + MISSING);
     JsonNode value;
     try {
       value = source.get();
@@ -208,10 +196,7 @@ public final class JsonPatch {
       throw failed("error in move for path: '" + source.key + "': " + e.getMessage());
     }
     String path = required(operation, "path", "move operation failed to decode path: " + PATH_FIELD);
-    Location target = locate(path);
-    if (target == null) {
-      throw failed("move operation does not apply: doc is missing destination path: " + path + MISSING);
-    }
+    Location target = locate(path, "move operation does not apply: doc is missing destination path: " + path + MISSING);
     try {
       target.add(value);
     } catch (ContainerError e) {
@@ -221,10 +206,7 @@ public final class JsonPatch {
 
   private void copy(JsonNode operation) {
     String from = required(operation, "from", "copy operation failed to decode from: " + FROM_FIELD);
-    Location source = locate(from);
-    if (source == null) {
-      throw failed("copy operation does not apply: doc is missing from path: " + from + MISSING);
-    }
+    Location source = locate(from, "copy operation does not apply: doc is missing from path: " + from + MISSING);
     JsonNode value;
     try {
       value = source.get();
@@ -232,10 +214,7 @@ public final class JsonPatch {
       throw failed("error in copy for from: '" + from + "': " + e.getMessage());
     }
     String path = required(operation, "path", "copy operation failed to decode path" + MISSING);
-    Location target = locate(path);
-    if (target == null) {
-      throw failed("copy operation does not apply: doc is missing destination path: " + path + MISSING);
-    }
+    Location target = locate(path, "copy operation does not apply: doc is missing destination path: " + path + MISSING);
     try {
       target.add(value == null ? null : value.deepCopy());
     } catch (ContainerError e) {
@@ -250,10 +229,7 @@ public final class JsonPatch {
     if (path.isEmpty()) {
       actual = root;
     } else {
-      Location at = locate(path);
-      if (at == null) {
-        throw failed("test operation does not apply: is missing path: " + path + MISSING);
-      }
+      Location at = locate(path, "test operation does not apply: is missing path: " + path + MISSING);
       try {
         actual = at.get();
       } catch (ContainerError e) {
@@ -267,6 +243,15 @@ public final class JsonPatch {
   }
 
   /** Finds the container of the last path segment, or {@code null} when the path leads nowhere. */
+  /** Like {@link #locate(String)}, but a path that leads nowhere fails the patch with {@code missing}. */
+  private Location locate(String path, String missing) {
+    Location at = locate(path);
+    if (at == null) {
+      throw failed(missing);
+    }
+    return at;
+  }
+
   private Location locate(String path) {
     String[] segments = path.split("/", -1);
     if (segments.length < 2) {

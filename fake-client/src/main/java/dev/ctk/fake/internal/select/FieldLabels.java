@@ -1,5 +1,6 @@
 package dev.ctk.fake.internal.select;
 
+import dev.ctk.fake.internal.status.GoText;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collections;
 import java.util.HashMap;
@@ -60,10 +61,10 @@ final class FieldLabels {
 
   /** Kinds whose own conversion function words the error differently from core's. */
   private static final Map<String, UnaryOperator<String>> REJECTIONS = Map.of(
-      "batch/Job", label -> "field label " + LabelValidation.quote(label) + " not supported for Job");
+      "batch/Job", label -> "field label " + GoText.quote(label) + " not supported for Job");
 
   private static final UnaryOperator<String> CORE_REJECTION = label -> "field label not supported: " + label;
-  private static final UnaryOperator<String> DEFAULT_REJECTION = label -> LabelValidation.quote(label)
+  private static final UnaryOperator<String> DEFAULT_REJECTION = label -> GoText.quote(label)
       + " is not a known field selector: only \"metadata.name\", \"metadata.namespace\"";
 
   private static final Map<String, Map<String, String[]>> KINDS = new HashMap<>();

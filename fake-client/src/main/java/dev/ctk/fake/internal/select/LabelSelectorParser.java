@@ -1,5 +1,6 @@
 package dev.ctk.fake.internal.select;
 
+import dev.ctk.fake.internal.status.GoText;
 import dev.ctk.fake.internal.select.LabelSelector.Operator;
 import dev.ctk.fake.internal.select.LabelSelector.Requirement;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ final class LabelSelectorParser {
     String key = first.literal;
     List<String> keyErrors = LabelValidation.keyErrors(key);
     if (!keyErrors.isEmpty()) {
-      throw new Problem("<nil>: Invalid value: " + LabelValidation.quote(key) + ": " + String.join("; ", keyErrors));
+      throw new Problem("<nil>: Invalid value: " + GoText.quote(key) + ": " + String.join("; ", keyErrors));
     }
     Token following = peek(true).token;
     if (negated) {
@@ -204,7 +205,7 @@ final class LabelSelectorParser {
     if (operator == Operator.GREATER_THAN || operator == Operator.LESS_THAN) {
       for (int i = 0; i < values.size(); i++) {
         if (LabelSelector.parseInteger(values.get(i)) == null) {
-          errors.add("values[" + i + "]: Invalid value: " + LabelValidation.quote(values.get(i))
+          errors.add("values[" + i + "]: Invalid value: " + GoText.quote(values.get(i))
               + ": for 'Gt', 'Lt' operators, the value must be an integer");
         }
       }
@@ -212,7 +213,7 @@ final class LabelSelectorParser {
     for (int i = 0; i < values.size(); i++) {
       List<String> valueErrors = LabelValidation.valueErrors(values.get(i));
       if (!valueErrors.isEmpty()) {
-        errors.add("values[" + i + "][" + key + "]: Invalid value: " + LabelValidation.quote(values.get(i))
+        errors.add("values[" + i + "][" + key + "]: Invalid value: " + GoText.quote(values.get(i))
             + ": " + String.join("; ", valueErrors));
       }
     }

@@ -1,6 +1,5 @@
 package dev.ctk.fake.internal.select;
 
-import dev.ctk.fake.internal.status.GoText;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -102,10 +101,5 @@ public final class LabelValidation {
 
   private static int bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8).length;
-  }
-
-  /** Go's {@code %q}: a double-quoted string with Go escapes. */
-  static String quote(String text) {
-    return GoText.quote(text);
   }
 }
