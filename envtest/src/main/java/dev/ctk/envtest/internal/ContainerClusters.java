@@ -1,0 +1,56 @@
+package dev.ctk.envtest.internal;
+
+import dev.ctk.envtest.EnvtestException;
+
+/**
+ * Starts the container-mode server a {@link ContainerSpec} describes: connects to Docker, removes
+ * what JVMs on this host that died left behind ({@link ContainerOrphans#removeOrphans}), makes
+ * sure the images are there (builds the local one, or pulls what is missing), then starts the
+ * containers. The only entry from {@code ContainerApiServer} into code that needs Testcontainers.
+ *
+ * <pre>{@code
+ * ContainerCluster cluster = ContainerClusters.start(spec);
+ * }</pre>
+ */
+public final class ContainerClusters {
+
+  private ContainerClusters() {}
+
+  /**
+   * Starts a server.
+   *
+   * @param spec what to start
+   * @return the running server
+   * @throws EnvtestException if Docker is not reachable, an image is missing, or start-up fails
+   */
+  public static ContainerCluster start(ContainerSpec spec) {
+    ContainerDocker docker = ContainerDocker.connect();
+    ContainerOrphans.removeOrphans(docker);
+    if (spec.variant() == ContainerSpec.Variant.K3S) {
+      docker.ensureImage(spec.k3sImage(), "k3s", spec.pullTimeout(), "withK3sImage(..)");
+      return ContainerK3s.start(docker, spec, spec.k3sImage());
+    }
+    String apiServerImage;
+    String etcdImage;
+    if (spec.localAssets() != null) {
+      apiServerImage = ContainerLocalImage.ensure(docker, spec.localAssets());
+      etcdImage = apiServerImage;
+    } else {
+      apiServerImage = spec.apiServerImage();
+      etcdImage = spec.etcdImage();
+      docker.ensureImage(etcdImage, "etcd", spec.pullTimeout(), "withEtcdImage(..)");
+      docker.ensureImage(
+          apiServerImage, "kube-apiserver", spec.pullTimeout(), "withApiServerImage(..)");
+    }
+    return ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage);
+  }
+
+  /**
+   * Why container mode cannot run here (Docker not reachable), or null.
+   *
+   * @return the reason or null
+   */
+  public static String unavailableReason() {
+    return ContainerDocker.unavailableReason();
+  }
+}

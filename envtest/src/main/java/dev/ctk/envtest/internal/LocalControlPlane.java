@@ -1,0 +1,329 @@
+package dev.ctk.envtest.internal;
+
+import dev.ctk.envtest.EnvtestException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * etcd and kube-apiserver as child processes on {@code 127.0.0.1}, in a private work folder: the
+ * start sequence (free ports, admin identity, etcd until healthy, kube-apiserver until its serving
+ * certificate exists and it is ready), its failure messages, and the stop. Not thread-safe: its
+ * owner serialises {@link #start} and {@link #stop}.
+ *
+ * <pre>{@code
+ * LocalControlPlane plane = new LocalControlPlane(options, () -> closing);
+ * plane.start(System.nanoTime());
+ * Config admin = plane.credentials().clientConfig(plane.url(), plane.caCertPem());
+ * plane.stop();
+ * }</pre>
+ */
+public final class LocalControlPlane {
+
+  /**
+   * What to start and how.
+   *
+   * @param etcd the etcd binary
+   * @param kubeApiServer the kube-apiserver binary
+   * @param startTimeout the bound of the whole start
+   * @param stopTimeout how long each process may take after TERM before it gets KILL
+   * @param apiServerFlags extra kube-apiserver flags (already checked)
+   * @param etcdFlags extra etcd flags (already checked)
+   * @param securePort a fixed HTTPS port, or 0 for a free one
+   * @param logLines how many last log lines a failure message shows
+   */
+  public record Options(
+      Path etcd,
+      Path kubeApiServer,
+      Duration startTimeout,
+      Duration stopTimeout,
+      List<String> apiServerFlags,
+      List<String> etcdFlags,
+      int securePort,
+      int logLines) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(LocalControlPlane.class);
+  private static final String HOST = "127.0.0.1";
+  private static final String PORT_TAKEN = "address already in use";
+  private static final int PORT_ATTEMPTS = 3;
+
+  private final Options options;
+  private final BooleanSupplier closeRequested;
+  private final List<ChildProcess> processes = new CopyOnWriteArrayList<>();
+  private final List<Long> startedPids = new CopyOnWriteArrayList<>();
+  private volatile WorkDirectory work;
+  private volatile AdminCredentials credentials;
+  private volatile String url;
+  private volatile String caCertPem;
+  private volatile String version;
+  private volatile String etcdHealthyAfter;
+
+  /**
+   * A control plane, not started.
+   *
+   * @param options what to start
+   * @param closeRequested true once the owner is being closed: a start in progress then gives up
+   */
+  public LocalControlPlane(Options options, BooleanSupplier closeRequested) {
+    this.options = options;
+    this.closeRequested = closeRequested;
+  }
+
+  /**
+   * Starts both processes and waits until the API server is ready. When another process took a
+   * picked free port before etcd or kube-apiserver bound it (the race that every free-port scheme
+   * has), it tries again with new ports, three times in all. On failure the caller must {@link
+   * #stop()}.
+   *
+   * @param startNanos when the start began ({@link System#nanoTime()}); the timeout counts from it
+   * @throws EnvtestException with the failing process' exit code and last log lines, or on timeout
+   */
+  public void start(long startNanos) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        startOnce(startNanos);
+        return;
+      } catch (PortTakenException e) {
+        if (options.securePort() > 0 || attempt == PORT_ATTEMPTS || closeRequested.getAsBoolean()) {
+          throw e;
+        }
+        LOG.info("a port picked for {} was taken before it bound it; trying other ports", e.name);
+        stop();
+      }
+    }
+  }
+
+  private void startOnce(long startNanos) {
+    int[] ports = FreePorts.pick(3);
+    int securePort = options.securePort() > 0 ? options.securePort() : ports[2];
+    if (options.securePort() > 0 && !FreePorts.isFree(securePort)) {
+      throw new EnvtestException(portInUseMessage(securePort));
+    }
+    work = WorkDirectory.create();
+    Path dir = work.path();
+    credentials = AdminCredentials.generate();
+    credentials.writeTo(dir);
+    url = "https://" + HOST + ":" + securePort;
+
+    ChildProcess etcd =
+        launch(
+            AssetsSearch.ETCD,
+            options.etcd(),
+            FlagList.merge(
+                LocalFlags.etcd(dir.resolve("etcd-data"), ports[0], ports[1]), options.etcdFlags()),
+            dir.resolve("etcd.log"));
+    EtcdHealth health = new EtcdHealth(ports[0]);
+    Poll.until(
+        "etcd at http://" + HOST + ":" + ports[0],
+        options.startTimeout(),
+        startNanos,
+        () -> "GET /health never answered {\"health\":\"true\"}",
+        health::check,
+        this::throwIfAnyExited,
+        etcd::describeLog);
+    etcdHealthyAfter = DurationText.since(startNanos);
+    LOG.debug("etcd (pid {}) healthy after {}", etcd.pid(), etcdHealthyAfter);
+
+    Path certDir = dir.resolve("cert-dir");
+    ChildProcess apiServer =
+        launch(
+            AssetsSearch.KUBE_APISERVER,
+            options.kubeApiServer(),
+            FlagList.merge(
+                LocalFlags.apiServer(dir, certDir, securePort, ports[0], credentials),
+                options.apiServerFlags()),
+            dir.resolve("kube-apiserver.log"));
+    Path certFile = certDir.resolve(ServingCertificate.FILE_NAME);
+    String[] pem = new String[1];
+    Poll.until(
+        "kube-apiserver at " + url,
+        options.startTimeout(),
+        startNanos,
+        () -> "it wrote no serving certificate to " + certFile,
+        () -> {
+          pem[0] = ServingCertificate.read(certFile);
+          return pem[0] == null ? "no such file" : null;
+        },
+        this::throwIfAnyExited,
+        apiServer::describeLog);
+    ServingCertificate.requireName(pem[0], HOST, certFile);
+    caCertPem = pem[0];
+    version =
+        Readiness.awaitReady(
+            credentials.clientConfig(url, caCertPem),
+            options.startTimeout(),
+            startNanos,
+            this::throwIfAnyExited,
+            apiServer::describeLog);
+  }
+
+  private ChildProcess launch(String name, Path binary, List<String> flags, Path logFile) {
+    List<String> command = new ArrayList<>();
+    command.add(binary.toString());
+    command.addAll(flags);
+    LOG.debug("starting {}: {}", name, command);
+    ChildProcess process = ChildProcess.start(name, command, logFile, options.logLines());
+    processes.add(process);
+    startedPids.add(process.pid());
+    return process;
+  }
+
+  private void throwIfAnyExited() {
+    if (closeRequested.getAsBoolean()) {
+      throw new EnvtestException(
+          "LocalApiServer.close() was called while the server was starting; start() gave up and"
+              + " stopped what it had started.");
+    }
+    for (ChildProcess process : processes) {
+      if (!process.isAlive()) {
+        if (process.logContains(PORT_TAKEN)) {
+          throw new PortTakenException(process.name(), exitMessage(process));
+        }
+        throw new EnvtestException(exitMessage(process));
+      }
+    }
+  }
+
+  private static String exitMessage(ChildProcess process) {
+    String fix =
+        process.logContains(PORT_TAKEN)
+            ? "A port it needs is taken by another process: leave withSecurePort unset to get free"
+                + " ports, or stop the process that holds the port its log names."
+            : "Fix what its log says (flags given with withApiServerFlags(..) and withEtcdFlags(..)"
+                + " are on its command line), or run with -Dctk.mode=fake.";
+    return process.name()
+        + " exited with code "
+        + process.exitCode().orElse(-1)
+        + " after "
+        + DurationText.measured(process.runTime())
+        + " while starting ("
+        + process.binary()
+        + "). "
+        + process.describeLog()
+        + "\n"
+        + fix;
+  }
+
+  private static String portInUseMessage(int port) {
+    return "Secure port "
+        + port
+        + " for kube-apiserver is already in use on "
+        + HOST
+        + " (withSecurePort("
+        + port
+        + ")). Leave withSecurePort unset to get a free port, or stop the process that listens on "
+        + port
+        + " (`ss -ltnp 'sport = :"
+        + port
+        + "'` names it).";
+  }
+
+  /**
+   * Stops the processes, newest first (TERM, then KILL after the stop timeout), and deletes the
+   * work folder. Safe to call in any state, also twice.
+   *
+   * @throws EnvtestException when a process survives even KILL (after all others were stopped)
+   */
+  public void stop() {
+    EnvtestException failure = null;
+    List<ChildProcess> reversed = new ArrayList<>(processes);
+    Collections.reverse(reversed);
+    for (ChildProcess process : reversed) {
+      try {
+        if (process.stop(options.stopTimeout())) {
+          LOG.warn(
+              "{} ignored TERM for {}; sent KILL", process, DurationText.bound(options.stopTimeout()));
+        }
+      } catch (EnvtestException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    processes.clear();
+    if (work != null) {
+      work.delete();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * The admin identity.
+   *
+   * @return it, or {@code null} before start
+   */
+  public AdminCredentials credentials() {
+    return credentials;
+  }
+
+  /**
+   * The API server's URL.
+   *
+   * @return e.g. {@code https://127.0.0.1:40123}, or {@code null} before start
+   */
+  public String url() {
+    return url;
+  }
+
+  /**
+   * The serving certificate (with its CA) that clients trust.
+   *
+   * @return the PEM text, or {@code null} before the API server wrote it
+   */
+  public String caCertPem() {
+    return caCertPem;
+  }
+
+  /**
+   * The {@code gitVersion} from {@code /version}.
+   *
+   * @return e.g. {@code v1.20.2}, or {@code null} before ready
+   */
+  public String version() {
+    return version;
+  }
+
+  /**
+   * When etcd became healthy, counted from the start.
+   *
+   * @return e.g. {@code 0.4s}, or {@code null}
+   */
+  public String etcdHealthyAfter() {
+    return etcdHealthyAfter;
+  }
+
+  /**
+   * Process ids of every binary started, over all attempts, etcd first.
+   *
+   * @return the pids
+   */
+  public List<Long> startedPids() {
+    return List.copyOf(startedPids);
+  }
+
+  /**
+   * The work folder of the last attempt (deleted by {@link #stop()}).
+   *
+   * @return its path, or {@code null} before start
+   */
+  public Path workDirectory() {
+    WorkDirectory current = work;
+    return current == null ? null : current.path();
+  }
+
+  /** A binary exited at start because a port was taken. */
+  private static final class PortTakenException extends EnvtestException {
+    private final String name;
+
+    PortTakenException(String name, String message) {
+      super(message);
+      this.name = name;
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package dev.ctk.envtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** An existing cluster from a kubeconfig: here the shared local API server, reached by its kubeconfig. */
+class ExistingClusterTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void reaches_the_cluster_of_a_kubeconfig_context() throws IOException {
+    ApiServer local = SharedLocalServer.get();
+    Path kubeconfig = Files.writeString(dir.resolve("config"), local.kubeconfig());
+
+    ExistingCluster cluster = ExistingCluster.fromKubeconfig(kubeconfig, null);
+    try (KubernetesClient client = cluster.newClient()) {
+      client.configMaps().inNamespace("default").resource(
+          new ConfigMapBuilder().withNewMetadata().withName("from-existing-cluster").endMetadata().build())
+          .createOr(existing -> existing.update());
+    }
+
+    assertThat(cluster.version()).isEqualTo(local.version());
+    assertThat(cluster.url()).isEqualTo(local.url());
+    assertThat(cluster.runsClusterControllers()).isTrue();
+    assertThat(cluster.withClusterControllers(false).runsClusterControllers()).isFalse();
+    assertThat(cluster.description())
+        .isEqualTo(
+            "existing cluster, context \"" + cluster.context() + "\" (" + kubeconfig + ") at " + local.url());
+    cluster.close();
+    try (KubernetesClient client = local.newClient()) {
+      assertThat(client.configMaps().inNamespace("default").withName("from-existing-cluster").get()).isNotNull();
+    }
+  }
+
+  @Test
+  void fromDefaultKubeconfig_takes_the_first_existing_file_of_KUBECONFIG() throws IOException {
+    Path file = Files.writeString(dir.resolve("second"), kubeconfig("ctx-a", "ctx-a", "https://a:6443", null));
+    String variable = dir.resolve("missing") + File.pathSeparator + file;
+
+    ExistingCluster cluster = ExistingCluster.fromDefaultKubeconfig(Map.of("KUBECONFIG", variable), dir);
+
+    assertThat(cluster.context()).isEqualTo("ctx-a");
+    assertThat(cluster.url()).isEqualTo("https://a:6443");
+    assertThat(cluster.kubeconfigFile()).isEqualTo(file);
+  }
+
+  @Test
+  void fromDefaultKubeconfig_falls_back_to_the_home_folder() throws IOException {
+    Files.createDirectories(dir.resolve(".kube"));
+    Files.writeString(dir.resolve(".kube/config"), kubeconfig("home", "home", "https://home:6443", null));
+
+    ExistingCluster cluster = ExistingCluster.fromDefaultKubeconfig(Map.of(), dir);
+
+    assertThat(cluster.url()).isEqualTo("https://home:6443");
+  }
+
+  @Test
+  void no_kubeconfig_anywhere_lists_where_it_looked() {
+    String variable = dir.resolve("a") + File.pathSeparator + dir.resolve("b");
+
+    EnvtestException failure =
+        catchThrowableOfType(
+            EnvtestException.class,
+            () -> ExistingCluster.fromDefaultKubeconfig(Map.of("KUBECONFIG", variable), dir));
+
+    assertThat(failure.getMessage())
+        .isEqualTo(
+            "No kubeconfig found. Looked in: KUBECONFIG=" + variable + " (" + dir.resolve("a")
+                + ": no such file, " + dir.resolve("b") + ": no such file), " + dir.resolve(".kube/config")
+                + " (no such file). Set KUBECONFIG, pass a file to ExistingCluster.fromKubeconfig(path,"
+                + " context), or run with -Dctk.mode=envtest for a local API server.");
+  }
+
+  @Test
+  void an_unknown_context_lists_the_contexts_the_file_has() throws IOException {
+    Path file = Files.writeString(dir.resolve("config"), kubeconfig("kind-ctk", "kind-ctk", "https://k:1", null));
+
+    EnvtestException failure =
+        catchThrowableOfType(EnvtestException.class, () -> ExistingCluster.fromKubeconfig(file, "prod"));
+
+    assertThat(failure.getMessage())
+        .isEqualTo(
+            "kubeconfig " + file + " has no context \"prod\"; it has [kind-ctk]. Pick one of those"
+                + " (kubectl config get-contexts lists them).");
+  }
+
+  @Test
+  void a_file_without_current_context_asks_for_one() throws IOException {
+    Path file = Files.writeString(dir.resolve("config"), kubeconfig("one", null, "https://k:1", null));
+
+    EnvtestException failure =
+        catchThrowableOfType(EnvtestException.class, () -> ExistingCluster.fromKubeconfig(file, null));
+
+    assertThat(failure.getMessage())
+        .isEqualTo(
+            "kubeconfig " + file + " has no current-context. Name one: ExistingCluster.fromKubeconfig(path,"
+                + " \"<context>\") with one of [one], or kubectl config use-context <context>.");
+  }
+
+  @Test
+  void a_missing_file_says_so() {
+    Path file = dir.resolve("nope");
+
+    EnvtestException failure =
+        catchThrowableOfType(EnvtestException.class, () -> ExistingCluster.fromKubeconfig(file, "x"));
+
+    assertThat(failure.getMessage())
+        .isEqualTo(
+            "kubeconfig " + file + " does not exist. Pass the file kubectl uses (kubectl config view"
+                + " --minify shows the context), or run with -Dctk.mode=envtest for a local API server.");
+  }
+
+  @Test
+  void kubeconfig_holds_only_the_chosen_context_with_absolute_file_paths() throws IOException {
+    String text =
+        "apiVersion: v1\nkind: Config\ncurrent-context: other\n"
+            + "clusters:\n"
+            + "- name: mine\n  cluster:\n    server: https://mine:6443\n    certificate-authority: certs/ca.crt\n"
+            + "- name: other\n  cluster:\n    server: https://other:6443\n"
+            + "users:\n"
+            + "- name: me\n  user:\n    client-certificate: certs/me.crt\n    client-key: /abs/me.key\n"
+            + "- name: you\n  user:\n    token: secret\n"
+            + "contexts:\n"
+            + "- name: mine\n  context:\n    cluster: mine\n    user: me\n"
+            + "- name: other\n  context:\n    cluster: other\n    user: you\n";
+    Path file = Files.writeString(dir.resolve("config"), text);
+
+    String single = ExistingCluster.fromKubeconfig(file, "mine").kubeconfig();
+
+    io.fabric8.kubernetes.api.model.Config parsed =
+        new KubernetesSerialization().unmarshal(single, io.fabric8.kubernetes.api.model.Config.class);
+    assertThat(parsed.getCurrentContext()).isEqualTo("mine");
+    assertThat(parsed.getContexts()).extracting(c -> c.getName()).containsExactly("mine");
+    assertThat(parsed.getClusters()).extracting(c -> c.getName()).containsExactly("mine");
+    assertThat(parsed.getClusters().get(0).getCluster().getCertificateAuthority())
+        .isEqualTo(dir.resolve("certs/ca.crt").toString());
+    assertThat(parsed.getUsers()).extracting(u -> u.getName()).containsExactly("me");
+    assertThat(parsed.getUsers().get(0).getUser().getClientCertificate())
+        .isEqualTo(dir.resolve("certs/me.crt").toString());
+    assertThat(parsed.getUsers().get(0).getUser().getClientKey()).isEqualTo("/abs/me.key");
+  }
+
+  @Test
+  void version_of_an_unreachable_cluster_says_what_to_check() throws IOException {
+    Path file = Files.writeString(dir.resolve("config"), kubeconfig("gone", "gone", "https://127.0.0.1:1", "t"));
+    ExistingCluster cluster = ExistingCluster.fromKubeconfig(file, "gone");
+
+    EnvtestException failure = catchThrowableOfType(EnvtestException.class, cluster::version);
+
+    assertThat(failure.getMessage())
+        .matches(
+            "Could not reach the existing cluster of context \"gone\" \\(" + java.util.regex.Pattern.quote(file.toString())
+                + "\\) at https://127\\.0\\.0\\.1:1: .*Connection refused.*\\. Check that the cluster runs and that"
+                + " kubectl --context gone version works\\.");
+  }
+
+  private static String kubeconfig(String name, String current, String server, String token) {
+    return "apiVersion: v1\nkind: Config\n"
+        + (current == null ? "" : "current-context: " + current + "\n")
+        + "clusters:\n- name: " + name + "\n  cluster:\n    server: " + server + "\n"
+        + "users:\n- name: " + name + "\n  user:\n    token: " + (token == null ? "x" : token) + "\n"
+        + "contexts:\n- name: " + name + "\n  context:\n    cluster: " + name + "\n    user: " + name + "\n";
+  }
+}
