@@ -54,18 +54,41 @@ import java.util.function.Consumer;
  *
  * <p>Every method fails with {@link IllegalStateException} once the cluster is closed.
  *
+ * <p>The same type serves tests that run against a real kube-apiserver (ctk's JUnit extension in envtest, container
+ * or existing-cluster mode): there {@link #add}, {@link #update} and {@link #delete} write through the API, and the
+ * synthetic {@code emit*} methods fail, because a real server cannot send a watch event for an object it does not
+ * store. Such injectors are made with {@link #of(Target)}.
+ *
  * @since 0.1.0
  */
 public final class EventInjector {
 
-  private final FakeApiServer server;
-  private final ObjectJson json;
-  private final Consumer<String> requireOpen;
+  private final Target target;
 
   EventInjector(FakeApiServer server, ObjectJson json, Consumer<String> requireOpen) {
-    this.server = server;
-    this.json = json;
-    this.requireOpen = requireOpen;
+    this.target = new FakeTarget(server, json, requireOpen);
+  }
+
+  private EventInjector(Target target) {
+    this.target = target;
+  }
+
+  /**
+   * An event injector that sends every call to {@code target}: how ctk's JUnit extension injects events against
+   * a real kube-apiserver (add, update and delete write through the API; the synthetic {@code emit*} methods fail,
+   * since a real server cannot send a watch event for an object it does not store). A {@link FakeCluster}'s own
+   * injector is {@link FakeCluster#events()}.
+   *
+   * <pre>{@code
+   * EventInjector events = EventInjector.of(new EventInjector.Target() { ... });
+   * }</pre>
+   *
+   * @param target where the calls go
+   * @return an injector over {@code target}
+   * @since 0.1.0
+   */
+  public static EventInjector of(Target target) {
+    return new EventInjector(Objects.requireNonNull(target, "target"));
   }
 
   /**
@@ -79,25 +102,24 @@ public final class EventInjector {
    * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T add(T object) {
-    requireOpen.accept("EventInjector.add(..)");
-    return back(object, server.create("EventInjector.add", toJson(object)));
+    return target.add(Objects.requireNonNull(object, "object"));
   }
 
   /**
    * Replaces the object through the store, unconditionally: its resourceVersion is ignored. An update that changes
    * nothing is a no-op (no new resourceVersion, no event), as in kube-apiserver. An update that removes the last
-   * finalizer of an object being deleted removes it, as kube does: the update's other changes are dropped, and
-   * watches see DELETED carrying the last stored state (selected on that state).
+   * finalizer of an object being deleted removes it, as kube does: the update's other changes are not stored,
+   * watches see DELETED carrying the last stored state (selected on that state), and the object returned is the one
+   * the update asked for, at its previous resourceVersion.
    *
    * @param object the new state
    * @param <T> its type
-   * @return the stored object, as the same class
+   * @return the stored object (or, when the update removed it, the object as updated), as the same class
    * @throws FakeClusterException when the object does not exist
    * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T update(T object) {
-    requireOpen.accept("EventInjector.update(..)");
-    return back(object, server.update("EventInjector.update", toJson(object)));
+    return target.update(Objects.requireNonNull(object, "object"));
   }
 
   /**
@@ -110,8 +132,7 @@ public final class EventInjector {
    * @throws IllegalStateException when the cluster is closed
    */
   public void delete(HasMetadata object) {
-    requireOpen.accept("EventInjector.delete(..)");
-    server.delete("EventInjector.delete", toJson(object));
+    target.delete(Objects.requireNonNull(object, "object"));
   }
 
   /**
@@ -197,16 +218,98 @@ public final class EventInjector {
   }
 
   private void emit(String method, String eventType, HasMetadata object, String resourceVersion) {
-    requireOpen.accept("EventInjector." + method + "(..)");
-    server.emit("EventInjector." + method, eventType, toJson(object), resourceVersion);
+    target.emit(method, eventType, Objects.requireNonNull(object, "object"), resourceVersion);
   }
 
-  private ObjectNode toJson(HasMetadata object) {
-    return json.toJson(Objects.requireNonNull(object, "object"));
+  /**
+   * Where an {@link EventInjector} sends its calls: the fake's store and watch fan-out (for
+   * {@link FakeCluster#events()}), or a real API server (ctk's JUnit extension in envtest, container and
+   * existing-cluster modes). Implementations are thread-safe and document which methods they support; a method
+   * they cannot honour throws {@link UnsupportedOperationException} with a message that says why and what to do
+   * instead.
+   *
+   * @since 0.1.0
+   */
+  public interface Target {
+
+    /**
+     * Creates the object; see {@link EventInjector#add}.
+     *
+     * @param object the object (never null)
+     * @param <T> its type
+     * @return the stored object, as the same class
+     */
+    <T extends HasMetadata> T add(T object);
+
+    /**
+     * Replaces the object; see {@link EventInjector#update}.
+     *
+     * @param object the new state (never null)
+     * @param <T> its type
+     * @return the stored object, as the same class
+     */
+    <T extends HasMetadata> T update(T object);
+
+    /**
+     * Deletes the object; see {@link EventInjector#delete}.
+     *
+     * @param object the object (never null)
+     */
+    void delete(HasMetadata object);
+
+    /**
+     * Sends a synthetic watch event that the store never saw; see {@link EventInjector#emitModified(HasMetadata,
+     * String)}.
+     *
+     * @param method the {@code EventInjector} method called, e.g. {@code emitDeleted}, for messages
+     * @param eventType {@code ADDED}, {@code MODIFIED} or {@code DELETED}
+     * @param object the object the event carries (never null)
+     * @param resourceVersion the resourceVersion the event carries, or {@code null} for the larger of the
+     *     object's and the current one
+     */
+    void emit(String method, String eventType, HasMetadata object, String resourceVersion);
   }
 
-  @SuppressWarnings("unchecked")
-  private <T extends HasMetadata> T back(T original, ObjectNode stored) {
-    return (T) json.toObject(stored, original.getClass());
+  /** The fake's own target: the store of one FakeCluster. */
+  private static final class FakeTarget implements Target {
+
+    private final FakeApiServer server;
+    private final ObjectJson json;
+    private final Consumer<String> requireOpen;
+
+    FakeTarget(FakeApiServer server, ObjectJson json, Consumer<String> requireOpen) {
+      this.server = server;
+      this.json = json;
+      this.requireOpen = requireOpen;
+    }
+
+    @Override
+    public <T extends HasMetadata> T add(T object) {
+      requireOpen.accept("EventInjector.add(..)");
+      return back(object, server.create("EventInjector.add", json.toJson(object)));
+    }
+
+    @Override
+    public <T extends HasMetadata> T update(T object) {
+      requireOpen.accept("EventInjector.update(..)");
+      return back(object, server.update("EventInjector.update", json.toJson(object)));
+    }
+
+    @Override
+    public void delete(HasMetadata object) {
+      requireOpen.accept("EventInjector.delete(..)");
+      server.delete("EventInjector.delete", json.toJson(object));
+    }
+
+    @Override
+    public void emit(String method, String eventType, HasMetadata object, String resourceVersion) {
+      requireOpen.accept("EventInjector." + method + "(..)");
+      server.emit("EventInjector." + method, eventType, json.toJson(object), resourceVersion);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata> T back(T original, ObjectNode stored) {
+      return (T) json.toObject(stored, original.getClass());
+    }
   }
 }

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -328,6 +329,12 @@ public final class FakeCluster implements AutoCloseable {
    */
   public static final class Builder {
 
+    /** kube-apiserver's watch bookmark frequency: one BOOKMARK about every minute. */
+    public static final Duration DEFAULT_BOOKMARK_INTERVAL = Duration.ofMinutes(1);
+
+    private record NamedHook(String name, AdmissionHook hook) {
+    }
+
     private String host = "127.0.0.1";
     private int port;
     private Clock clock = Clock.systemUTC();
@@ -337,6 +344,9 @@ public final class FakeCluster implements AutoCloseable {
     private final List<CustomResourceDefinition> crds = new ArrayList<>();
     private final List<HasMetadata> objects = new ArrayList<>();
     private final List<List<SeedDocument>> files = new ArrayList<>();
+    private final List<NamedHook> mutatingHooks = new ArrayList<>();
+    private final List<NamedHook> validatingHooks = new ArrayList<>();
+    private Duration bookmarkInterval = DEFAULT_BOOKMARK_INTERVAL;
     private boolean built;
 
     Builder() {}
@@ -479,6 +489,95 @@ public final class FakeCluster implements AutoCloseable {
     }
 
     /**
+     * Adds a mutating admission hook: it sees every API write after defaulting and may change the object
+     * ({@link AdmissionDecision#patch}) or deny the request, as a mutating admission webhook does. Hooks run in the
+     * order they were added, all mutating ones before the server's validation and before any validating hook. See
+     * {@link AdmissionHook} for when hooks run and what they must not do.
+     *
+     * <pre>{@code
+     * FakeCluster cluster = FakeCluster.builder()
+     *     .withMutatingAdmission("inject-team.example.com", request -> {
+     *       if (request.operation() != AdmissionRequest.Operation.CREATE || !request.kind().equals("ConfigMap")) {
+     *         return AdmissionDecision.allow();
+     *       }
+     *       GenericKubernetesResource object = request.object();
+     *       object.getMetadata().setLabels(Map.of("team", "payments"));
+     *       return AdmissionDecision.patch(object);
+     *     })
+     *     .build();
+     * }</pre>
+     *
+     * @param name the webhook name kube prints in denials ({@code admission webhook "<name>" denied the request})
+     * @param hook the hook
+     * @return this builder
+     * @throws IllegalArgumentException when the name is blank
+     * @since 0.1.0
+     */
+    public Builder withMutatingAdmission(String name, AdmissionHook hook) {
+      mutatingHooks.add(new NamedHook(hookName(name), Objects.requireNonNull(hook, "hook")));
+      return this;
+    }
+
+    /**
+     * Adds a validating admission hook: it sees every API write as it would be stored, after the server's own
+     * validation, and may deny it, as a validating admission webhook does. Hooks run in the order they were added;
+     * the first denial answers the request. See {@link AdmissionHook} for when hooks run and what they must not do.
+     *
+     * <pre>{@code
+     * FakeCluster cluster = FakeCluster.builder()
+     *     .withValidatingAdmission("protect-prod.example.com", request ->
+     *         request.operation() == AdmissionRequest.Operation.DELETE && request.namespace().equals("prod")
+     *             ? AdmissionDecision.deny("objects in prod cannot be deleted")
+     *             : AdmissionDecision.allow())
+     *     .build();
+     * }</pre>
+     *
+     * @param name the webhook name kube prints in denials
+     * @param hook the hook
+     * @return this builder
+     * @throws IllegalArgumentException when the name is blank
+     * @since 0.1.0
+     */
+    public Builder withValidatingAdmission(String name, AdmissionHook hook) {
+      validatingHooks.add(new NamedHook(hookName(name), Objects.requireNonNull(hook, "hook")));
+      return this;
+    }
+
+    /**
+     * How often a watch that asked for bookmarks ({@code allowWatchBookmarks=true}, as fabric8 and client-go
+     * informers do) receives a BOOKMARK event carrying the current resourceVersion. Default
+     * {@link #DEFAULT_BOOKMARK_INTERVAL} (one minute), as kube-apiserver; a watch with {@code timeoutSeconds} also gets
+     * one about 2 seconds before it ends. Shorten it to test how a controller handles bookmarks.
+     *
+     * <pre>{@code
+     * FakeCluster cluster = FakeCluster.builder().withBookmarkInterval(Duration.ofMillis(200)).build();
+     * }</pre>
+     *
+     * @param interval positive
+     * @return this builder
+     * @throws IllegalArgumentException when the interval is zero or negative
+     * @since 0.1.0
+     */
+    public Builder withBookmarkInterval(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isZero() || interval.isNegative()) {
+        throw new IllegalArgumentException("bookmark interval must be positive, was " + interval
+            + ". Use a positive Duration such as Duration.ofSeconds(5).");
+      }
+      this.bookmarkInterval = interval;
+      return this;
+    }
+
+    private static String hookName(String name) {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("an admission hook needs a name (kube prints it in denials: admission "
+            + "webhook \"<name>\" denied the request), was " + (name == null ? "null" : "\"" + name + "\"")
+            + ". Use a webhook-like name such as \"policy.example.com\".");
+      }
+      return name;
+    }
+
+    /**
      * Starts the cluster: seeds CRDs, then the objects and files (validated as a whole first), then listens.
      *
      * @return the running cluster
@@ -494,6 +593,9 @@ public final class FakeCluster implements AutoCloseable {
       ObjectJson json = new ObjectJson();
       FakeApiServer server = new FakeApiServer(host, port, clock, watchHistoryLimit, randomSeed,
           garbageCollection);
+      server.store().watchHub().bookmarkInterval(bookmarkInterval);
+      mutatingHooks.forEach(h -> server.store().admission().hooks().addMutating(h.name(), h.hook()));
+      validatingHooks.forEach(h -> server.store().admission().hooks().addValidating(h.name(), h.hook()));
       try {
         List<SeedDocument> seed = new ArrayList<>();
         for (int i = 0; i < crds.size(); i++) {

@@ -35,22 +35,40 @@
  *   <li>Watches over websockets and HTTP streaming that resume from a resourceVersion (410 Expired beyond the
  *       retained history, 504 {@code Too large resource version} from a resourceVersion the cluster has not reached),
  *       apply selector transitions (an object leaving a selection is DELETED for that watch), honour
- *       {@code timeoutSeconds} and {@code sendInitialEvents}, and close watches whose client stops reading.
+ *       {@code timeoutSeconds} and {@code sendInitialEvents}, send BOOKMARKs to watches that ask
+ *       ({@code allowWatchBookmarks}: about every minute, configurable with
+ *       {@link dev.ctk.fake.FakeCluster.Builder#withBookmarkInterval}, and shortly before a timeout), and close
+ *       watches whose client stops reading.
  *   <li>{@code Status} error bodies shaped as kube-apiserver shapes them; discovery; {@code /version}; health.
  *   <li>Defaulting as kube 1.32 does it for Pods and every pod template, Deployment, ReplicaSet, StatefulSet,
  *       DaemonSet, Job (with kube's generated selector and labels), CronJob, Service (type ClusterIP, a cluster IP
  *       allocated from 10.96.0.0/12, node ports, port protocol TCP, targetPort = port, traffic policies, IP
- *       families; allocated values kept when an update leaves them out) and Secret (type Opaque, stringData
- *       merged into data). Objects read back carry these fields, on create, update, patch and in seeded objects.
+ *       families; allocated values kept when an update leaves them out), Secret (type Opaque, stringData
+ *       merged into data) and PersistentVolumeClaim (volumeMode, phase Pending). Objects read back carry these
+ *       fields, on create, update, patch and in seeded objects.
+ *   <li>CustomResourceDefinitions with structural schemas: unknown fields pruned (honouring
+ *       {@code x-kubernetes-preserve-unknown-fields} and {@code x-kubernetes-embedded-resource}), schema defaults
+ *       applied on writes and reads, OpenAPI validation with kube's 422 causes (type, required, enum, bounds,
+ *       lengths, pattern, item and property counts, nullable, int-or-string, list-type uniqueness, some formats),
+ *       ratcheting on update, status writes checked against the status schema, non-structural schemas refused;
+ *       every served version serves the objects with its apiVersion, unserved versions answer 404, printer columns
+ *       are ignored.
  *   <li>Validation with kube's 422 Invalid bodies ({@code details.causes}, several errors joined as {@code [a, b]}):
  *       object names per kind and {@code generateName}, label keys and values, annotation keys and total size, a
  *       Pod (or pod template) without containers, containers without name or image or with duplicate names,
  *       workload selectors that do not select their template, restartPolicy per kind, and immutable fields
  *       (Deployment/ReplicaSet/DaemonSet {@code spec.selector}, StatefulSet spec, Job selector and template,
- *       Service primary cluster IP, immutable ConfigMaps and Secrets, Secret {@code type}). A body whose name or
+ *       Service primary cluster IP, immutable ConfigMaps and Secrets, Secret {@code type}, Pod spec except images,
+ *       deadline, toleration additions and the other fields kube lets change, PersistentVolumeClaim spec except a
+ *       Bound claim's storage request). A body whose name or
  *       namespace disagrees with the URL is 400. Seeded objects are validated too (an invalid one fails seeding).
  *   <li>{@code dryRun=All} on create, update, patch and delete: defaulting, validation and conflicts run, the
  *       answer is what would be stored, and nothing is stored, no resourceVersion is used and no event is sent.
+ *   <li>Admission hooks a test registers ({@link dev.ctk.fake.AdmissionHook}, with
+ *       {@link dev.ctk.fake.FakeCluster.Builder#withMutatingAdmission} and
+ *       {@link dev.ctk.fake.FakeCluster.Builder#withValidatingAdmission}): they see every API write as admission
+ *       webhooks do (mutating after defaulting, validating after validation) and may change or deny it; denials
+ *       answer {@code admission webhook "<name>" denied the request: ...}.
  * </ul>
  *
  * <h2>What it does not do (yet)</h2>
@@ -59,19 +77,24 @@
  *       {@code managedFields} are never written.
  *   <li>Defaulting and validation only as listed above: most field validation (quantities, port ranges, probes,
  *       volumes, env names, affinity, ...) is absent, kinds outside that list get only name, label and annotation
- *       checks, PVC and Pod spec immutability are not enforced, and Job template errors print the template as
- *       {@code core.PodTemplateSpec{...}} rather than kube's whole Go struct (see
- *       {@code dev.ctk.fake.internal.admission} for the full list). No CRD schema pruning, validation or defaults;
- *       no CRD {@code selectableFields}.
- *   <li>No admission plugins (no service-account token volume, priority or default tolerations on Pods), no
- *       admission webhooks or policies, no authentication or authorization: every request is allowed.
+ *       checks, Job template errors print the template as {@code core.PodTemplateSpec{...}} rather than kube's
+ *       whole Go struct, and Pod/PVC immutability errors end with a diff of JSON fields rather than kube's go-cmp
+ *       diff (see {@code dev.ctk.fake.internal.admission} for the full list). CRDs: no CEL
+ *       ({@code x-kubernetes-validations}), no {@code allOf}/{@code anyOf}/{@code oneOf}/{@code not}, no
+ *       conversion (every version shares the stored objects), a version without a schema is accepted and keeps
+ *       every field, no {@code selectableFields} (see {@code dev.ctk.fake.internal.schema}).
+ *   <li>No admission plugins (no service-account token volume, priority or default tolerations on Pods), no real
+ *       admission webhooks (only the Java hooks above, which run under the fake's write lock and must not call the
+ *       cluster's API) or ValidatingAdmissionPolicies, no authentication or authorization: every request is
+ *       allowed.
  *   <li>No other controllers: garbage collection matches dependents by owner uid and runs only when an owner is
  *       deleted (see {@code dev.ctk.fake.internal.gc}); no graceful pod deletion (pods go at once unless finalizers
  *       hold them), no ReplicaSets or Pods from Deployments, no scheduling.
  *   <li>No {@code /log}, {@code /exec}, {@code /eviction} or other subresources besides {@code /status} and
  *       {@code /scale}; no Table output (kubectl prints NAME and AGE columns); no aggregated discovery; OpenAPI
  *       v2 is an empty document and v3 is absent; no protobuf or CBOR request bodies (415).
- *   <li>No periodic watch BOOKMARKs; {@code resourceVersionMatch=Exact} lists answer the current state.
+ *   <li>BOOKMARK objects carry only kind, apiVersion and resourceVersion; {@code resourceVersionMatch=Exact} lists
+ *       answer the current state.
  *   <li>No TLS.
  * </ul>
  * Issue 3 (fidelity) and issue 6 (faults, virtual time, request journal) grow these.

@@ -20,7 +20,7 @@ class DefaultingTest {
   private static final String TEMPLATE = """
       "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"main","image":"nginx:1.27"}]}}""";
   private static final String DEFAULTED_TEMPLATE_SPEC = """
-      {"containers":[{"name":"main","image":"nginx:1.27","imagePullPolicy":"IfNotPresent",
+      {"containers":[{"name":"main","image":"nginx:1.27","imagePullPolicy":"IfNotPresent","resources":{},
         "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
        "dnsPolicy":"ClusterFirst","restartPolicy":"Always","terminationGracePeriodSeconds":30,
        "securityContext":{},"schedulerName":"default-scheduler"}""";
@@ -61,9 +61,9 @@ class DefaultingTest {
            "env":[{"name":"N","valueFrom":{"fieldRef":{"fieldPath":"metadata.name","apiVersion":"v1"}}}],
            "imagePullPolicy":"Always","terminationMessagePath":"/dev/termination-log",
            "terminationMessagePolicy":"File"},
-          {"name":"b","image":"repo:5000/img:latest","imagePullPolicy":"Always",
+          {"name":"b","image":"repo:5000/img:latest","imagePullPolicy":"Always","resources":{},
            "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},
-          {"name":"c","image":"img@sha256:0123","imagePullPolicy":"IfNotPresent",
+          {"name":"c","image":"img@sha256:0123","imagePullPolicy":"IfNotPresent","resources":{},
            "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
          "volumes":[{"name":"v","emptyDir":{}},{"name":"cm","configMap":{"name":"x","defaultMode":420}}],
          "dnsPolicy":"ClusterFirst","restartPolicy":"Always","terminationGracePeriodSeconds":30,
@@ -135,7 +135,7 @@ class DefaultingTest {
         {"template":{"metadata":{"labels":{"batch.kubernetes.io/controller-uid":"%1$s",
             "batch.kubernetes.io/job-name":"once","controller-uid":"%1$s","job-name":"once"}},
           "spec":{"restartPolicy":"Never","containers":[{"name":"main","image":"busybox:1.36",
-            "imagePullPolicy":"IfNotPresent","terminationMessagePath":"/dev/termination-log",
+            "imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log",
             "terminationMessagePolicy":"File"}],
             "dnsPolicy":"ClusterFirst","terminationGracePeriodSeconds":30,"securityContext":{},
             "schedulerName":"default-scheduler"}},

@@ -60,6 +60,22 @@ class DiscoveryAndCrdTest {
   }
 
   @Test
+  void namespaces_areServedWithoutDeleteCollection_asInKube() {
+    assertThat(resource(api.get("/api/v1").json(), "namespaces")).isEqualTo(json("""
+        {"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace",
+         "verbs":["create","delete","get","list","patch","update","watch"],"shortNames":["ns"]}"""));
+
+    RawApi.Reply deleteAll = api.delete("/api/v1/namespaces");
+
+    assertThat(deleteAll.code()).isEqualTo(405);
+    assertThat(deleteAll.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed",
+         "details":{},"code":405}"""));
+    assertThat(api.get("/api/v1/namespaces/default").code()).as("nothing deleted").isEqualTo(200);
+  }
+
+  @Test
   void groupDiscovery_listsEveryBuiltInGroup() {
     List<String> groups = new ArrayList<>();
     api.get("/apis").json().path("groups").forEach(g -> groups.add(g.path("name").asText()));

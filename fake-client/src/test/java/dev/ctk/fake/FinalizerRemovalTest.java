@@ -19,7 +19,7 @@ class FinalizerRemovalTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   @Test
-  void lastFinalizerRemovedWithRelabel_deletesTheLastStoredState_andTheLabelWatcherSeesDeleted() {
+  void lastFinalizerRemovedWithRelabel_deletesTheLastStoredState_andAnswersTheUpdatedObject() {
     try (FakeCluster cluster = FakeCluster.start()) {
       KubernetesClient client = cluster.client();
       client.configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("web").addToLabels("app", "web")
@@ -43,8 +43,11 @@ class FinalizerRemovalTest {
         assertThat(deleted.path("finalizers").get(0).asText()).as("and the last stored finalizers")
             .isEqualTo("example.com/hold");
         assertThat(deleted.path("resourceVersion").asText()).isEqualTo(cluster.resourceVersion());
-        assertThat(answer.getMetadata().getLabels()).as("the update's other changes are dropped")
-            .containsExactly(Map.entry("app", "web"));
+        assertThat(answer.getMetadata().getLabels()).as("the answer is the object as the update asked for it")
+            .containsExactly(Map.entry("app", "gone"));
+        assertThat(answer.getMetadata().getFinalizers()).as("without finalizers").isEmpty();
+        assertThat(answer.getMetadata().getResourceVersion()).as("at the resourceVersion it had")
+            .isEqualTo(marked.getMetadata().getResourceVersion());
       }
     }
   }

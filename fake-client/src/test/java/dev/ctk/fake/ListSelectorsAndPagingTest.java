@@ -1,6 +1,8 @@
 package dev.ctk.fake;
 
 import static dev.ctk.fake.testing.Fixtures.configMap;
+import static dev.ctk.fake.testing.Fixtures.network;
+import static dev.ctk.fake.testing.Fixtures.networkCrd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -165,6 +167,47 @@ class ListSelectorsAndPagingTest {
     assertThat(expired.json().path("reason").asText()).isEqualTo("Expired");
     assertThat(expired.json().path("message").asText()).isEqualTo("The provided continue parameter is too old to "
         + "display a consistent list result. You can start a new list without the continue parameter.");
+  }
+
+  @Test
+  void continueToken_withAResourceVersion_isBadRequest_unlessItIsZero() {
+    String token = api.get("/api/v1/namespaces/default/configmaps?limit=1").json().path("metadata")
+        .path("continue").asText();
+
+    Reply withVersion = api.get("/api/v1/namespaces/default/configmaps?limit=1&resourceVersion=1&continue="
+        + encode(token));
+    Reply withZero = api.get("/api/v1/namespaces/default/configmaps?limit=1&resourceVersion=0&continue="
+        + encode(token));
+
+    assertThat(withVersion.code()).isEqualTo(400);
+    assertThat(withVersion.json()).isEqualTo(RawApi.json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"specifying resource version is not allowed when using continue","reason":"BadRequest",
+         "code":400}"""));
+    assertThat(withZero.code()).isEqualTo(200);
+    assertThat(names(withZero.json())).containsExactly("b");
+  }
+
+  @Test
+  void listItems_ofABuiltInKind_carryNoKindAndApiVersion_asKubesTypedLists() {
+    JsonNode list = api.get("/api/v1/namespaces/default/configmaps?labelSelector=app%3Ddb").json();
+
+    assertThat(list.path("kind").asText() + " " + list.path("apiVersion").asText()).isEqualTo("ConfigMapList v1");
+    List<String> fields = new ArrayList<>();
+    list.path("items").get(0).fieldNames().forEachRemaining(fields::add);
+    assertThat(fields).as("no kind, no apiVersion (and no empty data)").containsExactly("metadata");
+  }
+
+  @Test
+  void listItems_ofACustomResource_keepKindAndApiVersion_asKubesUnstructuredLists() {
+    try (FakeCluster withCrd = FakeCluster.builder().withCrds(networkCrd())
+        .withObjects(network("net-a", "10.0.0.0/24")).build()) {
+      JsonNode item = new RawApi(withCrd.url()).get("/apis/samplecrd.k8s.io/v1/namespaces/default/networks").json()
+          .path("items").get(0);
+
+      assertThat(item.path("kind").asText() + " " + item.path("apiVersion").asText())
+          .isEqualTo("Network samplecrd.k8s.io/v1");
+    }
   }
 
   private static List<String> names(JsonNode list) {

@@ -51,6 +51,38 @@ class NamespaceDeletionTest {
   }
 
   @Test
+  void create_isActive_withTheKubernetesFinalizer_addedToTheOnesSent() {
+    start(false);
+
+    Reply plain = api.post("/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\","
+        + "\"metadata\":{\"name\":\"plain\"},\"status\":{\"phase\":\"Terminating\"}}");
+    Reply held = api.post("/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\","
+        + "\"metadata\":{\"name\":\"held\"},\"spec\":{\"finalizers\":[\"example.com/hold\"]}}");
+
+    assertThat(plain.code()).isEqualTo(201);
+    assertThat(plain.json().path("spec")).isEqualTo(json("{\"finalizers\":[\"kubernetes\"]}"));
+    assertThat(plain.json().path("status")).as("the status sent is not kept").isEqualTo(json("{\"phase\":\"Active\"}"));
+    assertThat(held.json().path("spec")).isEqualTo(json("{\"finalizers\":[\"example.com/hold\",\"kubernetes\"]}"));
+    assertThat(api.get(TEAM).json().path("spec")).as("a seeded namespace too")
+        .isEqualTo(json("{\"finalizers\":[\"kubernetes\"]}"));
+  }
+
+  @Test
+  void delete_withAPrecondition_keepsTheNamespaceRegistrysOwnWording() {
+    start(false);
+    String uid = api.get(TEAM).json().path("metadata").path("uid").asText();
+
+    Reply reply = api.delete(TEAM, "{\"preconditions\":{\"uid\":\"other\"}}");
+
+    assertThat(reply.code()).isEqualTo(409);
+    assertThat(reply.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"Operation cannot be fulfilled on namespaces \\"team\\": Precondition failed: UID in precondition: \
+        other, UID in object meta: %s","reason":"Conflict","details":{"name":"team","kind":"namespaces"},"code":409}"""
+        .formatted(uid)));
+  }
+
+  @Test
   void delete_marksTerminating_deletesTheContent_thenRemovesTheNamespace() {
     start(true);
     String before = cluster.resourceVersion();

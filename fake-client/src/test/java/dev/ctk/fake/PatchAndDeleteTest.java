@@ -23,7 +23,7 @@ class PatchAndDeleteTest {
   private static final String NETWORK = "/apis/samplecrd.k8s.io/v1/namespaces/default/networks/net-a";
 
   /** What kube's defaulting adds to a container with a tagged image. */
-  private static final String DEFAULTED = "\"imagePullPolicy\":\"IfNotPresent\","
+  private static final String DEFAULTED = "\"imagePullPolicy\":\"IfNotPresent\",\"resources\":{},"
       + "\"terminationMessagePath\":\"/dev/termination-log\",\"terminationMessagePolicy\":\"File\"";
 
   private FakeCluster cluster;
@@ -102,14 +102,12 @@ class PatchAndDeleteTest {
   }
 
   @Test
-  void serverSideApply_isUnsupportedMediaType_withExplanation() {
+  void serverSideApply_withoutApiVersionAndKind_isBadRequest() {
+    // server-side apply itself is covered by ServerSideApply*Test; a configuration must name its kind, as in kube
     Reply reply = api.patch(DEPLOYMENT + "?fieldManager=test", "application/apply-patch+yaml",
         "spec:\n  replicas: 2\n");
-    assertThat(reply.code()).isEqualTo(415);
-    assertThat(reply.json().path("message").asText()).isEqualTo("server-side apply (application/apply-patch+yaml) "
-        + "is not implemented by ctk's fake API server yet: patch deployments.apps with "
-        + "application/merge-patch+json, application/json-patch+json or application/strategic-merge-patch+json, "
-        + "or use envtest mode for server-side apply");
+    assertThat(reply.code()).isEqualTo(400);
+    assertThat(reply.json().path("message").asText()).isEqualTo("invalid object type: /, Kind=");
   }
 
   @Test
@@ -137,11 +135,15 @@ class PatchAndDeleteTest {
   }
 
   @Test
-  void delete_withoutFinalizers_returnsTheObject_deploymentGenerationKept() {
+  void delete_withoutFinalizers_answersASuccessStatusNamingTheObject() {
+    String uid = api.get(DEPLOYMENT).json().path("metadata").path("uid").asText();
+
     Reply deleted = api.delete(DEPLOYMENT);
+
     assertThat(deleted.code()).isEqualTo(200);
-    assertThat(deleted.json().path("kind").asText()).isEqualTo("Deployment");
-    assertThat(deleted.json().path("metadata").path("name").asText()).isEqualTo("web");
+    assertThat(deleted.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success",
+         "details":{"name":"web","group":"apps","kind":"deployments","uid":"%s"}}""".formatted(uid)));
     assertThat(api.get(DEPLOYMENT).code()).isEqualTo(404);
   }
 
@@ -153,12 +155,27 @@ class PatchAndDeleteTest {
 
     Reply wrongUid = api.delete(CONFIGMAPS + "/c", "{\"preconditions\":{\"uid\":\"other\"}}");
     assertThat(wrongUid.code()).isEqualTo(409);
-    assertThat(wrongUid.json().path("message").asText()).isEqualTo("Operation cannot be fulfilled on configmaps "
-        + "\"c\": Precondition failed: UID in precondition: other, UID in object meta: " + uid);
+    assertThat(wrongUid.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"Operation cannot be fulfilled on ConfigMap \\"c\\": the UID in the precondition (other) does not \
+        match the UID in record (%s). The object might have been deleted and then recreated",
+         "reason":"Conflict","details":{"name":"c","kind":"ConfigMap"},"code":409}""".formatted(uid)));
 
     Reply wrongRv = api.delete(CONFIGMAPS + "/c", "{\"preconditions\":{\"resourceVersion\":\"1\"}}");
-    assertThat(wrongRv.json().path("message").asText()).isEqualTo("Operation cannot be fulfilled on configmaps "
-        + "\"c\": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: " + rv);
+    assertThat(wrongRv.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"Operation cannot be fulfilled on ConfigMap \\"c\\": the ResourceVersion in the precondition (1) \
+        does not match the ResourceVersion in record (%s). The object might have been modified",
+         "reason":"Conflict","details":{"name":"c","kind":"ConfigMap"},"code":409}""".formatted(rv)));
+
+    String deploymentUid = api.get(DEPLOYMENT).json().path("metadata").path("uid").asText();
+    Reply wrongDeploymentUid = api.delete(DEPLOYMENT, "{\"preconditions\":{\"uid\":\"other\"}}");
+    assertThat(wrongDeploymentUid.json().path("message").asText()).as("the kind is qualified by its group")
+        .isEqualTo("Operation cannot be fulfilled on Deployment.apps \"web\": the UID in the precondition (other) "
+            + "does not match the UID in record (" + deploymentUid + "). The object might have been deleted and "
+            + "then recreated");
+    assertThat(wrongDeploymentUid.json().path("details")).isEqualTo(json(
+        "{\"name\":\"web\",\"group\":\"apps\",\"kind\":\"Deployment\"}"));
 
     assertThat(api.delete(CONFIGMAPS + "/c", "{\"preconditions\":{\"uid\":\"" + uid + "\",\"resourceVersion\":\""
         + rv + "\"}}").code()).isEqualTo(200);

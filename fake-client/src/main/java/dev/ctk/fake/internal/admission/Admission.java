@@ -1,8 +1,10 @@
 package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.AdmissionRequest.Operation;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.store.WriteOptions;
 import java.util.Collection;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -19,10 +21,19 @@ import java.util.function.Function;
  *       (Job selector, Service addresses), then validation, which throws kube's 422 Invalid.</li>
  * </ol>
  *
- * <p>Kinds are looked up in a per-kind table (core, apps, batch); every other kind, custom resources included,
- * gets only the metadata checks (name per {@link NameRule}, labels, annotations).
+ * <p>Kinds are looked up in a per-kind table (core, apps, batch); every other kind gets only the metadata checks
+ * (name per {@link NameRule}, labels, annotations), custom resources their CRD version's structural schema too
+ * ({@link dev.ctk.fake.internal.schema.CustomResourceSchema}: decoding in {@link #defaults}, validation in
+ * {@link #admitCreate} and {@link #admitUpdate}).
+ *
+ * <p>The admission hooks a test registered ({@link AdmissionHooks}) run around these steps as kube runs webhooks:
+ * {@link #mutateCreate} / {@link #mutateUpdate} right after {@link #defaults}, {@link #validateCreate} /
+ * {@link #validateUpdate} after the server's own validation, {@link #admitDelete} before a delete. Writes by the
+ * test itself ({@link WriteOptions#seeding()}) skip the hooks.
  */
 public final class Admission {
+
+  private final AdmissionHooks hooks = new AdmissionHooks();
 
   private record KindRules(NameRule names, Consumer<ObjectNode> defaults,
       Function<ObjectNode, FieldErrors> validateCreate,
@@ -38,8 +49,9 @@ public final class Admission {
   /** Keyed by {@code group/Kind} ({@code /Pod} for core). */
   private static final Map<String, KindRules> TABLE = Map.ofEntries(
       Map.entry("/Pod", new KindRules(NameRule.DNS1123_SUBDOMAIN, PodDefaults::pod,
-          pod -> PodValidation.spec(pod.path("spec"), "spec"),
-          (current, next) -> PodValidation.spec(next.path("spec"), "spec"))),
+          pod -> PodValidation.spec(pod.path("spec"), "spec"), PodUpdateValidation::update)),
+      Map.entry("/PersistentVolumeClaim", new KindRules(NameRule.DNS1123_SUBDOMAIN, ClaimDefaults::claim,
+          NOTHING_ON_CREATE, ClaimValidation::update)),
       Map.entry("/Service", new KindRules(NameRule.DNS1035_LABEL, ServiceDefaults::service, NOTHING_ON_CREATE,
           ServiceValidation::update)),
       Map.entry("/Namespace", new KindRules(NameRule.DNS1123_LABEL, NO_DEFAULTS, NOTHING_ON_CREATE,
@@ -87,6 +99,7 @@ public final class Admission {
    */
   public void defaults(ResourceType type, ObjectNode object) {
     rules(type).defaults().accept(object);
+    type.schema().ifPresent(schema -> schema.decode(object));
   }
 
   /**
@@ -108,7 +121,11 @@ public final class Admission {
     if (isCore(type, "Pod")) {
       PodStatus.pending(object);
     }
+    if (isCore(type, "PersistentVolumeClaim")) {
+      ClaimDefaults.pending(object);
+    }
     errors.addAll(rules.validateCreate().apply(object));
+    type.schema().ifPresent(schema -> errors.addSchema(schema.validateCreate(object)));
     errors.throwIfAny(type.group(), type.kind(), object.path("metadata").path("name").asText());
   }
 
@@ -125,6 +142,12 @@ public final class Admission {
   public void admitUpdate(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
       Collection<ObjectNode> sameKind) {
     if ("status".equals(subresource)) {
+      type.schema().ifPresent(schema -> {
+        // the status body went through the decoder too: prune and default it, then check it as kube's status strategy
+        schema.decode(next);
+        new FieldErrors().addSchema(schema.validateStatusUpdate(next, current))
+            .throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
+      });
       return;
     }
     KindRules rules = rules(type);
@@ -133,7 +156,82 @@ public final class Admission {
     }
     FieldErrors errors = MetadataValidation.onUpdate(next);
     errors.addAll(rules.validateUpdate().apply(current, next));
+    type.schema().ifPresent(schema -> errors.addSchema(schema.validateUpdate(next, current)));
     errors.throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
+  }
+
+  /** The hooks a test registered (empty by default). */
+  public AdmissionHooks hooks() {
+    return hooks;
+  }
+
+  /**
+   * Mutating hooks on a create: after {@link #defaults}, before the metadata rules (so {@code generateName} objects
+   * have no name yet). A hook's patch replaces the object's content, which is then defaulted again.
+   *
+   * @param namespace the request's namespace ({@code null} for cluster-scoped kinds)
+   * @param object the decoded, defaulted object (modified in place)
+   */
+  public void mutateCreate(ResourceType type, String namespace, ObjectNode object, WriteOptions options) {
+    if (runsHooks(options)) {
+      hooks.mutate(new AdmissionHooks.Call(Operation.CREATE, type, namespace, name(object), null, object, null,
+          options.dryRun()), o -> defaults(type, o));
+    }
+  }
+
+  /** Validating hooks on a create: after {@link #admitCreate}, with the object as it would be stored. */
+  public void validateCreate(ResourceType type, ObjectNode object, WriteOptions options) {
+    if (runsHooks(options)) {
+      hooks.validate(new AdmissionHooks.Call(Operation.CREATE, type, namespaceOf(type, object), name(object), null,
+          object, null, options.dryRun()));
+    }
+  }
+
+  /**
+   * Mutating hooks on an update (PUT, the result of a PATCH, status writes): after {@link #defaults}, on the object
+   * sent. A patch replaces the sent object's content, which is then defaulted again (main resource writes).
+   */
+  public void mutateUpdate(ResourceType type, ObjectNode current, ObjectNode sent, String subresource,
+      WriteOptions options) {
+    if (runsHooks(options)) {
+      hooks.mutate(new AdmissionHooks.Call(Operation.UPDATE, type, namespaceOf(type, current), name(current),
+          subresource, sent, current, options.dryRun()), o -> {
+            if (!"status".equals(subresource)) {
+              defaults(type, o);
+            }
+          });
+    }
+  }
+
+  /** Validating hooks on an update: after {@link #admitUpdate}, with the object as it would be stored. */
+  public void validateUpdate(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
+      WriteOptions options) {
+    if (runsHooks(options)) {
+      hooks.validate(new AdmissionHooks.Call(Operation.UPDATE, type, namespaceOf(type, current), name(current),
+          subresource, next, current, options.dryRun()));
+    }
+  }
+
+  /** Mutating, then validating hooks on a delete (no new object; the stored one is the old object). */
+  public void admitDelete(ResourceType type, ObjectNode current, WriteOptions options) {
+    if (runsHooks(options)) {
+      AdmissionHooks.Call call = new AdmissionHooks.Call(Operation.DELETE, type, namespaceOf(type, current),
+          name(current), null, null, current, options.dryRun());
+      hooks.mutate(call, o -> { });
+      hooks.validate(call);
+    }
+  }
+
+  private boolean runsHooks(WriteOptions options) {
+    return !options.seeding() && !hooks.isEmpty();
+  }
+
+  private static String name(ObjectNode object) {
+    return object.path("metadata").path("name").asText("");
+  }
+
+  private static String namespaceOf(ResourceType type, ObjectNode object) {
+    return type.namespaced() ? object.path("metadata").path("namespace").asText("") : "";
   }
 
   private static boolean isCore(ResourceType type, String kind) {

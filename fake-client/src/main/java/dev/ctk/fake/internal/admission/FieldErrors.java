@@ -67,6 +67,14 @@ final class FieldErrors {
         "Unsupported value: " + GoText.quote(value) + ": supported values: " + list);
   }
 
+  /** Adds the errors a custom resource schema check found (already worded by kube's rules). */
+  FieldErrors addSchema(java.util.List<dev.ctk.fake.internal.schema.SchemaError> schemaErrors) {
+    for (dev.ctk.fake.internal.schema.SchemaError error : schemaErrors) {
+      add(error.type(), error.field(), error.body());
+    }
+    return this;
+  }
+
   /** Adds every error of another pass. */
   FieldErrors addAll(FieldErrors other) {
     errors.addAll(other.errors);

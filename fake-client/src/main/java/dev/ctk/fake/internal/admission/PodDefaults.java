@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * kube's v1 defaulting of a pod spec ({@code SetDefaults_PodSpec}, {@code SetDefaults_Container}, ports, probes,
  * volumes, env), used for Pods and for the pod template of every workload kind, plus what only a Pod gets
- * ({@code SetDefaults_Pod}: {@code enableServiceLinks}, requests copied from limits).
+ * ({@code SetDefaults_Pod}: {@code enableServiceLinks}, requests copied from limits). Every container, init and
+ * ephemeral container also gets {@code resources: {}} when it has none: not a default in kube but its Go struct,
+ * which kube always serializes.
  */
 final class PodDefaults {
 
@@ -60,6 +62,10 @@ final class PodDefaults {
   private static void container(ObjectNode container, boolean hostNetwork) {
     if (!container.has("imagePullPolicy")) {
       container.put("imagePullPolicy", pullPolicy(container.path("image").asText("")));
+    }
+    if (!(container.get("resources") instanceof ObjectNode)) {
+      // a Go struct, not a pointer: kube always serializes it, as {} when nothing is set
+      container.putObject("resources");
     }
     Json.putIfAbsent(container, "terminationMessagePath", "/dev/termination-log");
     Json.putIfAbsent(container, "terminationMessagePolicy", "File");

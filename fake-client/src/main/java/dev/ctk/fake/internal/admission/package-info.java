@@ -14,23 +14,37 @@
  *       generated selector and labels), CronJob (defaults only, no validation), Service (type, sessionAffinity,
  *       ports, traffic policies, a cluster IP from 10.96.0.0/12, node ports 30000-32767,
  *       ipFamilies/ipFamilyPolicy; kept on update when the body leaves them out), Secret (type Opaque, stringData
- *       merged into data).</li>
+ *       merged into data), PersistentVolumeClaim ({@code spec.volumeMode: Filesystem}, {@code status.phase: Pending}).
+ *       Custom resources: their CRD version's structural schema ({@code dev.ctk.fake.internal.schema}): pruning and
+ *       defaults in {@link dev.ctk.fake.internal.admission.Admission#defaults}, OpenAPI validation on create, update
+ *       and status writes.</li>
  *   <li>Validation with kube's 422 texts: names per kind ({@code NameRule}) and
  *       generateName, label keys and values, annotation keys and total size, pod specs (containers required; name,
  *       image; duplicate names), workload selectors and template labels, restartPolicy per kind, immutable fields
  *       on update (Deployment/ReplicaSet/DaemonSet selector, StatefulSet spec, Job selector and template, Service
- *       primary cluster IP, immutable ConfigMaps and Secrets, Secret type).</li>
+ *       primary cluster IP, immutable ConfigMaps and Secrets, Secret type), Pod spec updates ({@code ValidatePodUpdate}:
+ *       only images, {@code activeDeadlineSeconds}, toleration additions, scheduling gate removals and
+ *       terminationGracePeriodSeconds from negative to 1) and PersistentVolumeClaim spec updates (only a Bound claim's
+ *       storage request, a first {@code volumeName} or {@code storageClassName}; {@code volumeMode} immutable).</li>
+ *   <li>The test's admission hooks ({@link dev.ctk.fake.internal.admission.AdmissionHooks}): mutating hooks after
+ *       defaulting, validating hooks after validation, on every API create, update, status or scale write and delete
+ *       (not on the test's own seeding), denials answered as kube answers webhook denials.</li>
  * </ul>
  *
  * <p>Limits (what it does NOT do):
  * <ul>
  *   <li>No admission plugins: no ServiceAccount injection (serviceAccountName, the kube-api-access volume), no
  *       Priority (priority, preemptionPolicy), no DefaultTolerationSeconds tolerations, no LimitRanger or
- *       ResourceQuota, no webhooks or user-registered hooks (issue 3's admission hooks come later).</li>
+ *       ResourceQuota, no real webhooks (no AdmissionReview over HTTP, no webhook configurations, no
+ *       {@code reinvocationPolicy}, no {@code namespaceSelector}/{@code objectSelector}/rules: a hook filters requests
+ *       itself); a deletecollection calls hooks per object, not once for the collection; hooks on the
+ *       {@code scale} subresource see the parent object and no subresource name.</li>
  *   <li>Only the checks listed above: most of kube's field validation (resource quantities, ports ranges, probes,
  *       volumes, env names, affinity, ownerReferences, finalizer names, ...) is absent, as is validation of
- *       kinds not in the table (they get only metadata checks), PVC spec immutability and Pod spec
- *       immutability on update. CRD OpenAPI validation, pruning and schema defaults are not done here.</li>
+ *       kinds not in the table (they get only metadata checks), PVC create checks (access modes, storage request),
+ *       the relaxations for scheduling-gated Pods (nodeSelector and node affinity additions). Pod and PVC
+ *       immutability errors end with the changed fields by JSON name, where kube appends a go-cmp diff of its Go
+ *       structs (whose layout go-cmp deliberately varies); quantities there compare as written.</li>
  *   <li>Pod templates are not given {@code metadata.creationTimestamp: null} as kube serializes them.</li>
  *   <li>Allocation is deterministic (lowest free cluster IP from 10.96.0.2, lowest free node port) where kube picks
  *       at random; {@code 10.96.0.1} is never handed out (kube's {@code kubernetes} Service, which the fake does not

@@ -108,7 +108,7 @@ final class DiscoveryHandler {
       r.put("namespaced", t.namespaced());
       r.put("kind", t.kind());
       ArrayNode verbs = r.putArray("verbs");
-      ResourceType.STANDARD_VERBS.forEach(verbs::add);
+      t.verbs().forEach(verbs::add);
       if (!t.shortNames().isEmpty()) {
         ArrayNode shortNames = r.putArray("shortNames");
         t.shortNames().forEach(shortNames::add);

@@ -2,6 +2,8 @@ package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.apply.ApplyRequest;
+import dev.ctk.fake.internal.apply.FieldOwner;
 import dev.ctk.fake.internal.patch.JsonMergePatch;
 import dev.ctk.fake.internal.patch.JsonPatch;
 import dev.ctk.fake.internal.patch.PatchException;
@@ -9,6 +11,7 @@ import dev.ctk.fake.internal.patch.PatchSchema;
 import dev.ctk.fake.internal.patch.StrategicMergePatch;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.function.UnaryOperator;
 
 /**
@@ -20,9 +23,14 @@ import java.util.function.UnaryOperator;
  *   <li>{@code application/merge-patch+json}: RFC 7386;
  *   <li>{@code application/strategic-merge-patch+json}: built-in kinds only; custom resources answer 415 with
  *       kube's own message;
- *   <li>{@code application/apply-patch+yaml} (server-side apply): 415, not implemented yet;
- *   <li>anything else: 415 listing the accepted types.
+ *   <li>{@code application/apply-patch+yaml} (server-side apply): {@link #applyRequest}, served by the store's
+ *       apply on the main resource and {@code /status}; on {@code /scale} 415 (not implemented);
+ *   <li>anything else (including {@code application/apply-patch+cbor}, which kube serves only behind a feature
+ *       gate): 415 listing the accepted types.
  * </ul>
+ *
+ * <p>Also derives the field manager of every write ({@link #owner}) and checks the patch options kube checks:
+ * {@code fieldManager} is required for apply, {@code force} is refused for other patches (422).
  */
 final class Patches {
 
@@ -33,6 +41,40 @@ final class Patches {
   static final String APPLY_PATCH_CBOR = "application/apply-patch+cbor";
 
   private Patches() {}
+
+  /** Whether the request is a server-side apply ({@code application/apply-patch+yaml}). */
+  static boolean isApply(ApiRequest request) {
+    return request.contentType().equals(APPLY_PATCH);
+  }
+
+  /** The field manager of a write: the {@code fieldManager} parameter, else the User-Agent's product name. */
+  static FieldOwner owner(ApiRequest request, String subresource) {
+    return FieldOwner.of(request.param("fieldManager"), request.header("user-agent"), subresource);
+  }
+
+  /**
+   * The apply request: options checked first (422 without {@code fieldManager}), then the YAML (or JSON) body.
+   *
+   * @throws ApiError 422 for missing options, 400 for a body that is not a YAML object
+   */
+  static ApplyRequest applyRequest(ResourceType type, ApiRequest request) {
+    String fieldManager = request.param("fieldManager");
+    String force = request.param("force");
+    ApplyRequest.checkOptions(fieldManager);
+    ObjectNode config;
+    if (request.hasNoBody()) {
+      config = JsonCodec.JSON.createObjectNode();
+    } else {
+      JsonNode body = JsonCodec.readTree(request, "error decoding YAML: ");
+      if (!(body instanceof ObjectNode object)) {
+        throw ApiError.badRequest("error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
+            + "unmarshal " + GoText.jsonKind(body)
+            + " into Go value of type map[string]interface {}");
+      }
+      config = object;
+    }
+    return ApplyRequest.of(config, fieldManager, force);
+  }
 
   /**
    * The function that patches a private copy of the current object.
@@ -48,13 +90,13 @@ final class Patches {
           throw unsupported(type);
         }
       }
-      case APPLY_PATCH, APPLY_PATCH_CBOR -> throw ApiError.unsupportedMediaType(
-          "server-side apply (" + contentType + ") is not implemented by ctk's fake API server yet: patch "
-              + type.qualifiedResource() + " with application/merge-patch+json, application/json-patch+json"
-              + (type.custom() ? "" : " or application/strategic-merge-patch+json")
-              + ", or use envtest mode for server-side apply");
+      case APPLY_PATCH -> throw ApiError.unsupportedMediaType(
+          "server-side apply (" + contentType + ") on the scale subresource is not implemented by ctk's fake API "
+              + "server: apply " + type.qualifiedResource() + " itself with spec.replicas, or patch its scale with "
+              + "application/merge-patch+json, or use envtest mode");
       default -> throw unsupported(type);
     }
+    ApplyRequest.checkNotForced(request.param("force"));
     JsonNode patch = JsonCodec.readTree(request, "error decoding patch: ");
     return current -> {
       try {

@@ -16,8 +16,10 @@ import dev.ctk.fake.internal.watch.WatchFilter;
  * @param start where it starts
  * @param timeoutSeconds when to end the watch ({@code timeoutSeconds} parameter, at most
  *     {@link #MAX_TIMEOUT_SECONDS}), or {@code null}
+ * @param allowBookmarks whether the client asked for periodic BOOKMARK events ({@code allowWatchBookmarks=true})
  */
-record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Long timeoutSeconds) {
+record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Long timeoutSeconds,
+    boolean allowBookmarks) {
 
   /**
    * The longest {@code timeoutSeconds} honoured (one year): longer values mean "never" in practice and are capped,
@@ -72,6 +74,8 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
         throw ApiError.badRequest("invalid timeoutSeconds: \"" + timeoutParam + "\" is not an integer");
       }
     }
-    return new PreparedWatch(type, filter, new WatchStart(from, initialEvents), timeout);
+    boolean bookmarks = "true".equalsIgnoreCase(request.param("allowWatchBookmarks"))
+        || "1".equals(request.param("allowWatchBookmarks"));
+    return new PreparedWatch(type, filter, new WatchStart(from, initialEvents), timeout, bookmarks);
   }
 }

@@ -39,18 +39,25 @@ final class ResourceHandler {
           store.get(r.type(), r.namespace(), r.name())));
       case "POST" -> {
         requireCollection(r, collection, method);
-        yield JsonCodec.respond(201, served(r.type(),
-            store.create(r.type(), r.namespace(), JsonCodec.readObject(request), writeOptions(request))));
+        yield JsonCodec.respond(201, served(r.type(), store.create(r.type(), r.namespace(),
+            JsonCodec.readObject(request), writeOptions(request), Patches.owner(request, null))));
       }
       case "PUT" -> {
         requireObject(r, collection, method);
         yield JsonCodec.respond(200, served(r.type(), store.update(r.type(), r.namespace(), r.name(),
-            JsonCodec.readObject(request), r.subresource(), writeOptions(request))));
+            JsonCodec.readObject(request), r.subresource(), writeOptions(request),
+            Patches.owner(request, r.subresource()))));
       }
       case "PATCH" -> {
         requireObject(r, collection, method);
+        if (Patches.isApply(request)) {
+          ObjectStore.Applied applied = store.apply(r.type(), r.namespace(), r.name(), r.subresource(),
+              Patches.applyRequest(r.type(), request), writeOptions(request));
+          yield JsonCodec.respond(applied.created() ? 201 : 200, served(r.type(), applied.object()));
+        }
         yield JsonCodec.respond(200, served(r.type(), store.patch(r.type(), r.namespace(), r.name(),
-            r.subresource(), Patches.forRequest(r.type(), request), writeOptions(request))));
+            r.subresource(), Patches.forRequest(r.type(), request), writeOptions(request),
+            Patches.owner(request, r.subresource()))));
       }
       case "DELETE" -> collection ? deleteCollection(request, r) : delete(request, r);
       default -> throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
@@ -59,6 +66,7 @@ final class ResourceHandler {
 
   private MockResponse list(ApiRequest request, ResolvedResource r) {
     long limit = parseLimit(request.param("limit"));
+    requireNoResourceVersionWithContinue(request);
     ListResult result = store.list(r.type(), r.namespace(), Selectors.labels(request),
         Selectors.fields(request, r.type(), null), limit, request.param("continue"));
     ObjectNode list = listOf(r.type(), result.items());
@@ -82,13 +90,48 @@ final class ResourceHandler {
     if (options != null && options.path("dryRun").isArray() && options.path("dryRun").toString().contains("All")) {
       write = WriteOptions.DRY_RUN;
     }
-    ObjectNode result = store.delete(r.type(), r.namespace(), r.name(), DeletePreconditions.from(options), write,
-        PropagationPolicy.from(options, request.param("propagationPolicy"), request.param("orphanDependents")));
-    return JsonCodec.respond(200, served(r.type(), result));
+    ObjectStore.Deleted result = store.delete(r.type(), r.namespace(), r.name(), DeletePreconditions.from(options),
+        write, PropagationPolicy.from(options, request.param("propagationPolicy"),
+            request.param("orphanDependents")));
+    if (result.removed() && !r.type().returnsDeletedObject()) {
+      return JsonCodec.respond(200, success(r.type(), result.object()));
+    }
+    return JsonCodec.respond(200, served(r.type(), result.object()));
+  }
+
+  /**
+   * What kube answers a delete that removed the object at once (kinds without {@code ReturnDeletedObject}): a
+   * {@code Status} of {@code Success} whose details name the object by name, group, resource (in {@code kind}, as kube
+   * does) and uid, so a client can tell it is gone rather than waiting for finalizers.
+   */
+  private static ObjectNode success(ResourceType type, ObjectNode removed) {
+    ObjectNode status = JsonCodec.JSON.createObjectNode();
+    status.put("kind", "Status");
+    status.put("apiVersion", "v1");
+    status.putObject("metadata");
+    status.put("status", "Success");
+    ObjectNode details = status.putObject("details");
+    details.put("name", removed.path("metadata").path("name").asText());
+    if (!type.group().isEmpty()) {
+      details.put("group", type.group());
+    }
+    details.put("kind", type.plural());
+    details.put("uid", removed.path("metadata").path("uid").asText());
+    return status;
+  }
+
+  /** kube refuses a continue token together with a resourceVersion other than "" or "0" (400 BadRequest). */
+  private static void requireNoResourceVersionWithContinue(ApiRequest request) {
+    String continueToken = request.param("continue");
+    String resourceVersion = request.param("resourceVersion");
+    if (continueToken != null && !continueToken.isEmpty() && resourceVersion != null && !resourceVersion.isEmpty()
+        && !resourceVersion.equals("0")) {
+      throw ApiError.badRequest("specifying resource version is not allowed when using continue");
+    }
   }
 
   private MockResponse deleteCollection(ApiRequest request, ResolvedResource r) {
-    if (r.type().namespaced() && r.namespace() == null) {
+    if (!r.type().servesDeleteCollection() || (r.type().namespaced() && r.namespace() == null)) {
       // kube serves deletecollection of a namespaced kind only per namespace: /api/v1/configmaps is list/watch only
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
     }
@@ -108,19 +151,29 @@ final class ResourceHandler {
     list.putObject("metadata");
     ArrayNode array = list.putArray("items");
     for (ObjectNode item : items) {
-      array.add(served(type, item));
+      array.add(listItem(type, item));
     }
     return list;
   }
 
+  /**
+   * An item of a list as kube serves it: a built-in kind's items carry no {@code kind} and {@code apiVersion} (its
+   * typed list encodes them without), a custom resource's items keep theirs (an unstructured list).
+   */
+  private static ObjectNode listItem(ResourceType type, ObjectNode item) {
+    ObjectNode served = served(type, item);
+    if (type.custom()) {
+      return served;
+    }
+    ObjectNode copy = served.deepCopy();
+    copy.remove("kind");
+    copy.remove("apiVersion");
+    return copy;
+  }
+
   /** The object as served on this request's version (multi-version custom resources share one store). */
   static ObjectNode served(ResourceType type, ObjectNode object) {
-    if (type.apiVersion().equals(object.path("apiVersion").asText())) {
-      return object;
-    }
-    ObjectNode copy = object.deepCopy();
-    copy.put("apiVersion", type.apiVersion());
-    return copy;
+    return type.serve(object);
   }
 
   private static WriteOptions writeOptions(ApiRequest request) {

@@ -24,7 +24,8 @@ import java.util.function.UnaryOperator;
  * {@code subresources.scale}.
  *
  * <p>Limits: no watch on {@code /scale} (404, as for every subresource watch here); strategic merge patch on the
- * scale of a custom resource answers 415 like its main resource; server-side apply is not served; the parent's
+ * scale of a custom resource answers 415 like its main resource; server-side apply is not served (415); a write is
+ * recorded in the parent's managedFields as an {@code Update} entry with {@code subresource: scale}; the parent's
  * admission and validation run on the write, but only {@code spec.replicas >= 0} is validated on the Scale itself.
  */
 final class ScaleSubresource {
@@ -46,12 +47,13 @@ final class ScaleSubresource {
       case "PUT" -> {
         ObjectNode sent = JsonCodec.readObject(request);
         yield JsonCodec.respond(200, scaleOf(type, store.patch(type, r.namespace(), r.name(), null,
-            current -> applyScale(paths, r.name(), current, sent), options)));
+            current -> applyScale(paths, r.name(), current, sent), options, Patches.owner(request, "scale"))));
       }
       case "PATCH" -> {
         UnaryOperator<ObjectNode> patch = Patches.forRequest(type, request);
         yield JsonCodec.respond(200, scaleOf(type, store.patch(type, r.namespace(), r.name(), null,
-            current -> applyScale(paths, r.name(), current, patch.apply(scaleOf(type, current))), options)));
+            current -> applyScale(paths, r.name(), current, patch.apply(scaleOf(type, current))), options,
+            Patches.owner(request, "scale"))));
       }
       default -> throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
     };

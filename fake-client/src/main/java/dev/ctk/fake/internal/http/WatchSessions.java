@@ -9,7 +9,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Opens a store watch for a transport and ends it when {@code timeoutSeconds} elapses.
+ * Opens a store watch for a transport, ends it when {@code timeoutSeconds} elapses and, when the client asked for
+ * them ({@code allowWatchBookmarks=true}), sends BOOKMARK events as kube-apiserver's watch cache does: one every
+ * bookmark interval ({@link dev.ctk.fake.internal.watch.WatchHub#bookmarkInterval()}, a minute by default) and one
+ * about 2 seconds before the watch's {@code timeoutSeconds} deadline, each carrying only the kind, apiVersion and the
+ * current resourceVersion. Bookmarks are sent under the store lock, so one never overtakes an event it covers.
  *
  * <p>Both transports also end a watch whose client does not keep up: when the connection's write queue (at most
  * {@link #WRITE_QUEUE_BYTES}) is full, the watch is closed, as kube-apiserver closes a watcher whose buffer stays
@@ -52,7 +56,61 @@ final class WatchSessions {
     if (expired.get()) {
       watch.close();
     }
+    if (prepared.allowBookmarks() && !watch.isClosed()) {
+      long deadline = timeout != null && timeout > 0
+          ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout) - TimeUnit.SECONDS.toNanos(PRE_DEADLINE_SECONDS)
+          : Long.MAX_VALUE;
+      new Bookmarks(vertx, store, prepared, watch, timed, deadline).scheduleNext();
+    }
     return watch;
+  }
+
+  /** How long before a watch's deadline kube sends its last bookmark. */
+  static final long PRE_DEADLINE_SECONDS = 2;
+
+  /** A chain of one-shot timers: the next bookmark is due after the interval, or at the pre-deadline time. */
+  private static final class Bookmarks {
+    private final Vertx vertx;
+    private final ObjectStore store;
+    private final PreparedWatch prepared;
+    private final Watch watch;
+    private final TimedSink sink;
+    private final long preDeadline;
+    private final long intervalNanos;
+
+    Bookmarks(Vertx vertx, ObjectStore store, PreparedWatch prepared, Watch watch, TimedSink sink, long preDeadline) {
+      this.vertx = vertx;
+      this.store = store;
+      this.prepared = prepared;
+      this.watch = watch;
+      this.sink = sink;
+      this.preDeadline = preDeadline;
+      this.intervalNanos = store.watchHub().bookmarkInterval().toNanos();
+    }
+
+    void scheduleNext() {
+      long now = System.nanoTime();
+      boolean last = preDeadline != Long.MAX_VALUE && preDeadline - now <= intervalNanos;
+      long delayNanos = last ? preDeadline - now : intervalNanos;
+      if (last && delayNanos <= 0) {
+        return;
+      }
+      sink.armBookmark(vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos)), id -> {
+        send();
+        if (!last) {
+          scheduleNext();
+        }
+      }));
+    }
+
+    private void send() {
+      store.inTransaction(() -> {
+        if (!watch.isClosed()) {
+          store.watchHub().bookmark(watch, store.bookmark(prepared.type(), java.util.Map.of()));
+        }
+        return null;
+      });
+    }
   }
 
   /** Cancels the timeout timer when the watch ends for another reason. */
@@ -60,6 +118,7 @@ final class WatchSessions {
     private final Vertx vertx;
     private final WatchSink delegate;
     private volatile long timer = -1;
+    private volatile long bookmarkTimer = -1;
     private volatile boolean closed;
 
     TimedSink(Vertx vertx, WatchSink delegate) {
@@ -69,6 +128,14 @@ final class WatchSessions {
 
     void arm(long timerId) {
       this.timer = timerId;
+      if (closed) {
+        vertx.cancelTimer(timerId);
+      }
+    }
+
+    /** Records the pending bookmark timer, so that closing the watch cancels it. */
+    void armBookmark(long timerId) {
+      this.bookmarkTimer = timerId;
       if (closed) {
         vertx.cancelTimer(timerId);
       }
@@ -92,6 +159,9 @@ final class WatchSessions {
       closed = true;
       if (timer >= 0) {
         vertx.cancelTimer(timer);
+      }
+      if (bookmarkTimer >= 0) {
+        vertx.cancelTimer(bookmarkTimer);
       }
       delegate.close();
     }

@@ -15,7 +15,8 @@ import java.util.Set;
  *
  * <p>Columns: group, version, plural, singular, kind, scope, status subresource, generation policy, short names,
  * categories. Generation policies follow each kind's registry strategy in kube-apiserver 1.32 (for example
- * Deployment bumps on spec and annotation changes; ConfigMap, Pod, Service and Namespace keep no generation).
+ * Deployment bumps on spec and annotation changes; ConfigMap, Pod, Service and Namespace keep no generation); so do
+ * the verbs (no {@code deletecollection} for Namespaces) and what a delete answers.
  */
 public final class BuiltinResources {
 
@@ -27,6 +28,17 @@ public final class BuiltinResources {
   /** The kinds serving {@code /scale} with the workload paths (autoscaling/v1 Scale). */
   private static final Set<String> SCALABLE = Set.of("apps/Deployment", "apps/ReplicaSet",
       "apps/StatefulSet", "/ReplicationController");
+
+  /**
+   * The kinds whose registry sets {@code ReturnDeletedObject} in kube-apiserver 1.3x: a delete that removes one of
+   * them at once answers the object, every other kind a {@code Status} of {@code Success}. (Services joined in 1.23,
+   * when their storage moved onto the generic registry; kube 1.20 answers a Status for them.)
+   */
+  private static final Set<String> RETURN_DELETED_OBJECT = Set.of("/Pod", "/Service", "/ServiceAccount",
+      "/PersistentVolume", "/PersistentVolumeClaim", "/ResourceQuota", "/Namespace", "storage.k8s.io/StorageClass");
+
+  /** The kinds kube serves without {@code deletecollection}. */
+  private static final Set<String> NO_DELETE_COLLECTION = Set.of("/Namespace");
 
   private static final List<ResourceType> TABLE = List.of(
       // group, version, plural, singular, kind, scope, status, generation, shortNames, categories
@@ -96,6 +108,8 @@ public final class BuiltinResources {
         .generationPolicy(generation)
         .shortNames(split(shortNames))
         .categories(split(categories))
+        .deleteCollection(!NO_DELETE_COLLECTION.contains(group + "/" + kind))
+        .returnsDeletedObject(RETURN_DELETED_OBJECT.contains(group + "/" + kind))
         .build();
   }
 

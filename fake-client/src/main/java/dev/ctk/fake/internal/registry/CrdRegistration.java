@@ -3,8 +3,14 @@ package dev.ctk.fake.internal.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ctk.fake.internal.schema.CustomResourceSchema;
+import dev.ctk.fake.internal.schema.SchemaError;
+import dev.ctk.fake.internal.schema.StructuralChecks;
 import dev.ctk.fake.internal.status.ApiError;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,8 +20,9 @@ import java.util.Locale;
  * {@code True}, {@code acceptedNames}, {@code storedVersions}).
  *
  * <p>Checks only what a controller test can trip over: {@code metadata.name} must be
- * {@code <plural>.<group>}, names and at least one served version must be present. The OpenAPI schema is
- * kept but not used (no pruning, validation or defaulting yet).
+ * {@code <plural>.<group>}, names and at least one served version must be present, and each version's schema must
+ * be structural as {@link StructuralChecks} checks it. Each served version's schema becomes that resource type's
+ * {@link CustomResourceSchema} (pruning, defaulting, validation).
  */
 public final class CrdRegistration {
 
@@ -41,6 +48,7 @@ public final class CrdRegistration {
     String scope = spec.path("scope").asText("");
     require(scope.equals("Namespaced") || scope.equals("Cluster"), name, "spec.scope", "FieldValueNotSupported",
         "Unsupported value: \"" + scope + "\": supported values: \"Cluster\", \"Namespaced\"");
+    requireStructural(name, spec);
     String singular = names.path("singular").asText(kind.toLowerCase(Locale.ROOT));
     List<String> shortNames = strings(names.path("shortNames"));
     List<String> categories = strings(names.path("categories"));
@@ -59,6 +67,7 @@ public final class CrdRegistration {
           .shortNames(shortNames)
           .categories(categories)
           .custom(true)
+          .schema(CustomResourceSchema.of(spec, version))
           .scaleSubresource(scale.isObject() ? new ScalePaths(scale.path("specReplicasPath").asText(".spec.replicas"),
               scale.path("statusReplicasPath").asText(".status.replicas"),
               scale.hasNonNull("labelSelectorPath") ? scale.get("labelSelectorPath").asText() : null) : null)
@@ -111,6 +120,25 @@ public final class CrdRegistration {
         stored.add(version.path("name").asText());
       }
     }
+  }
+
+  /** 422 with every structural-schema error, joined as kube joins them. */
+  private static void requireStructural(String name, JsonNode spec) {
+    List<SchemaError> errors = StructuralChecks.check(spec);
+    if (errors.isEmpty()) {
+      return;
+    }
+    ObjectNode details = JsonNodeFactory.instance.objectNode();
+    details.put("name", name).put("group", "apiextensions.k8s.io").put("kind", "CustomResourceDefinition");
+    ArrayNode causes = details.putArray("causes");
+    Set<String> texts = new LinkedHashSet<>();
+    for (SchemaError error : errors) {
+      causes.addObject().put("reason", error.type()).put("message", error.body()).put("field", error.field());
+      texts.add(error.field() + ": " + error.body());
+    }
+    String joined = texts.size() == 1 ? texts.iterator().next() : "[" + String.join(", ", texts) + "]";
+    throw ApiError.invalid("CustomResourceDefinition.apiextensions.k8s.io \"" + name + "\" is invalid: " + joined,
+        details);
   }
 
   private static void require(boolean ok, String name, String field, String reason, String message) {

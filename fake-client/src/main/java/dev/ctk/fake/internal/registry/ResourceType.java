@@ -1,7 +1,9 @@
 package dev.ctk.fake.internal.registry;
 
-import java.util.List;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.schema.CustomResourceSchema;
 import dev.ctk.fake.internal.select.FieldSelector;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -14,9 +16,12 @@ import java.util.Set;
  */
 public final class ResourceType {
 
-  /** The eight verbs every ctk resource serves. */
+  /** The eight verbs most resources serve (kube's Namespace has no {@code deletecollection}). */
   public static final List<String> STANDARD_VERBS =
       List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+
+  private static final List<String> VERBS_WITHOUT_DELETECOLLECTION =
+      List.of("create", "delete", "get", "list", "patch", "update", "watch");
 
   private final String group;
   private final String version;
@@ -31,6 +36,9 @@ public final class ResourceType {
   private final boolean custom;
   private final boolean unconditionalUpdate;
   private final ScalePaths scale;
+  private final CustomResourceSchema schema;
+  private final boolean deleteCollection;
+  private final boolean returnsDeletedObject;
 
   private ResourceType(Builder b) {
     this.group = Objects.requireNonNull(b.group, "group");
@@ -46,6 +54,9 @@ public final class ResourceType {
     this.custom = b.custom;
     this.unconditionalUpdate = b.unconditionalUpdate;
     this.scale = b.scale;
+    this.schema = b.schema;
+    this.deleteCollection = b.deleteCollection;
+    this.returnsDeletedObject = b.returnsDeletedObject;
   }
 
   /**
@@ -111,6 +122,25 @@ public final class ResourceType {
     return shortNames;
   }
 
+  /** The verbs discovery lists for this resource, in kube's (alphabetical) order. */
+  public List<String> verbs() {
+    return deleteCollection ? STANDARD_VERBS : VERBS_WITHOUT_DELETECOLLECTION;
+  }
+
+  /** Whether {@code DELETE} on the collection ({@code deletecollection}) is served. */
+  public boolean servesDeleteCollection() {
+    return deleteCollection;
+  }
+
+  /**
+   * Whether a delete that removes the object at once answers the object itself (kube's registry option
+   * {@code ReturnDeletedObject}: Pod, Service, ServiceAccount, PersistentVolume(Claim), ResourceQuota, Namespace,
+   * StorageClass) rather than a {@code Status} of {@code Success}.
+   */
+  public boolean returnsDeletedObject() {
+    return returnsDeletedObject;
+  }
+
   public List<String> categories() {
     return categories;
   }
@@ -144,6 +174,25 @@ public final class ResourceType {
     return group.isEmpty() ? plural : plural + "." + group;
   }
 
+  /** The structural schema of this custom resource version, empty for built-in kinds. */
+  public Optional<CustomResourceSchema> schema() {
+    return Optional.ofNullable(schema);
+  }
+
+  /**
+   * An object as a read on this resource serves it: with this version's {@code apiVersion} (multi-version custom
+   * resources share one store) and, for custom resources, pruned and defaulted by this version's schema, as kube
+   * decodes stored objects. Returns {@code object} itself when nothing changes; never modifies it.
+   */
+  public ObjectNode serve(ObjectNode object) {
+    ObjectNode out = object;
+    if (!apiVersion().equals(object.path("apiVersion").asText())) {
+      out = object.deepCopy();
+      out.put("apiVersion", apiVersion());
+    }
+    return schema == null ? out : schema.serve(out);
+  }
+
   /** Identity of the stored collection: group and plural, independent of the version served. */
   public String storageKey() {
     return group + "/" + plural;
@@ -174,6 +223,9 @@ public final class ResourceType {
     private boolean custom;
     private boolean unconditionalUpdate = true;
     private ScalePaths scale;
+    private CustomResourceSchema schema;
+    private boolean deleteCollection = true;
+    private boolean returnsDeletedObject;
 
     private Builder(String group, String version, String plural, String kind) {
       this.group = group;
@@ -221,6 +273,24 @@ public final class ResourceType {
     /** Serves the {@code scale} subresource with these paths; {@code null} (the default) serves none. */
     public Builder scaleSubresource(ScalePaths scale) {
       this.scale = scale;
+      return this;
+    }
+
+    /** The structural schema of a custom resource version ({@code null}, the default, for none). */
+    public Builder schema(CustomResourceSchema schema) {
+      this.schema = schema;
+      return this;
+    }
+
+    /** Whether {@code deletecollection} is served (the default); kube serves none for Namespaces. */
+    public Builder deleteCollection(boolean deleteCollection) {
+      this.deleteCollection = deleteCollection;
+      return this;
+    }
+
+    /** Whether an immediate delete answers the deleted object instead of a Success Status (default false). */
+    public Builder returnsDeletedObject(boolean returnsDeletedObject) {
+      this.returnsDeletedObject = returnsDeletedObject;
       return this;
     }
 

@@ -90,6 +90,20 @@ public final class ApiError extends RuntimeException {
         details(name, type.group(), type.plural()));
   }
 
+  /**
+   * 409 Conflict on a group and resource as kube names it in that message; kube's delete preconditions name the
+   * kind there ({@code Operation cannot be fulfilled on Deployment.apps "web": <why>}, details kind
+   * {@code Deployment}).
+   *
+   * @param group API group, {@code ""} for core
+   * @param resource the resource or kind kube prints, e.g. {@code configmaps} or {@code ConfigMap}
+   */
+  public static ApiError conflict(String group, String resource, String name, String why) {
+    return new ApiError(409, "Conflict",
+        "Operation cannot be fulfilled on " + qualified(group, resource) + " \"" + name + "\": " + why,
+        details(name, group, resource));
+  }
+
   /** 400 BadRequest with the given message and no details. */
   public static ApiError badRequest(String message) {
     return new ApiError(400, "BadRequest", message, null);

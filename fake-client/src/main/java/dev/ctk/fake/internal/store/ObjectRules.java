@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.GenerationPolicy;
 import dev.ctk.fake.internal.registry.ResourceType;
@@ -106,8 +107,24 @@ public final class ObjectRules {
       if (!body.has("status")) {
         body.putObject("status").put("phase", "Active");
       }
+      requireKubernetesFinalizer(body);
       labelNamespace(body);
     }
+  }
+
+  /**
+   * kube's namespace strategy makes every new Namespace carry {@code spec.finalizers: [kubernetes]} (appended to the
+   * ones sent), which the namespace controller removes once a deleted namespace is empty.
+   */
+  private static void requireKubernetesFinalizer(ObjectNode namespace) {
+    ObjectNode spec = namespace.get("spec") instanceof ObjectNode s ? s : namespace.putObject("spec");
+    ArrayNode finalizers = spec.get("finalizers") instanceof ArrayNode f ? f : spec.putArray("finalizers");
+    for (JsonNode finalizer : finalizers) {
+      if (NamespaceLifecycle.KUBERNETES_FINALIZER.equals(finalizer.asText())) {
+        return;
+      }
+    }
+    finalizers.add(NamespaceLifecycle.KUBERNETES_FINALIZER);
   }
 
   private static boolean isNamespace(ResourceType type) {

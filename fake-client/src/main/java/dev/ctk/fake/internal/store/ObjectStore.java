@@ -1,8 +1,12 @@
 package dev.ctk.fake.internal.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.admission.Admission;
+import dev.ctk.fake.internal.apply.ApplyRequest;
+import dev.ctk.fake.internal.apply.FieldOwner;
+import dev.ctk.fake.internal.apply.FieldTracking;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.select.FieldSelector;
@@ -20,6 +24,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -41,6 +46,7 @@ public final class ObjectStore {
   private final WatchHub hub;
   private final CrdLifecycle crds;
   private final Admission admission = new Admission();
+  private final FieldTracking fields = new FieldTracking();
   private final ListPager pager = new ListPager();
   private static final NavigableMap<String, ObjectNode> EMPTY = java.util.Collections.emptyNavigableMap();
 
@@ -80,6 +86,11 @@ public final class ObjectStore {
   /** The current global resourceVersion (that of the last committed change). */
   public long resourceVersion() {
     return locked(() -> resourceVersion);
+  }
+
+  /** Defaulting, validation and the test's admission hooks (register hooks through it before serving). */
+  public Admission admission() {
+    return admission;
   }
 
   /** The watch fan-out (for inspection; open watches through {@link #watch}). */
@@ -138,41 +149,70 @@ public final class ObjectStore {
    * @throws ApiError 404 missing namespace, 409 AlreadyExists, 400/422/500 as the rules decide
    */
   public ObjectNode create(ResourceType type, String namespace, ObjectNode body, WriteOptions options) {
+    return create(type, namespace, body, options, FieldOwner.NONE);
+  }
+
+  /**
+   * Creates an object and records {@code owner} in its {@code metadata.managedFields}.
+   *
+   * @see #create(ResourceType, String, ObjectNode, WriteOptions)
+   */
+  public ObjectNode create(ResourceType type, String namespace, ObjectNode body, WriteOptions options,
+      FieldOwner owner) {
     return locked(() -> {
       requireServed(type);
-      ObjectNode object = body.deepCopy();
-      if (options.seeding() && object.path("metadata") instanceof ObjectNode meta) {
-        meta.remove("resourceVersion");
-      }
-      if (type.namespaced()) {
-        NamespaceLifecycle.checkAcceptsContent(type, requireNamespace(namespace), object);
-      }
-      admission.defaults(type, object);
-      rules.prepareForCreate(type, namespace, object, options.seeding(),
-          candidate -> collection(type).containsKey(key(type, namespace, candidate)));
-      admission.admitCreate(type, object, collection(type).values());
-      String name = object.path("metadata").path("name").asText();
-      if (collection(type).containsKey(key(type, namespace, name))) {
-        throw ApiError.alreadyExists(type, name);
-      }
-      crds.beforeCreate(type, object);
-      if (options.dryRun()) {
-        return object;
-      }
-      ObjectNode stored = commit(type, WatchEvent.ADDED, null, object);
-      crds.afterWrite(type, stored);
-      return stored;
+      JsonNode sentFields = body.path("metadata").get("managedFields");
+      return createLocked(type, namespace, body, options, object -> fields.onCreate(type, object, sentFields, owner,
+          options.seeding(), crdOf(type), rules.now()));
     });
+  }
+
+  private ObjectNode createLocked(ResourceType type, String namespace, ObjectNode body, WriteOptions options,
+      Consumer<ObjectNode> stampFields) {
+    ObjectNode object = body.deepCopy();
+    if (options.seeding() && object.path("metadata") instanceof ObjectNode meta) {
+      meta.remove("resourceVersion");
+    }
+    if (type.namespaced()) {
+      NamespaceLifecycle.checkAcceptsContent(type, requireNamespace(namespace), object);
+    }
+    admission.defaults(type, object);
+    admission.mutateCreate(type, namespace, object, options);
+    rules.prepareForCreate(type, namespace, object, options.seeding(),
+        candidate -> collection(type).containsKey(key(type, namespace, candidate)));
+    BuiltinEncoding.normalize(type, object);
+    stampFields.accept(object);
+    admission.admitCreate(type, object, collection(type).values());
+    admission.validateCreate(type, object, options);
+    String name = object.path("metadata").path("name").asText();
+    if (collection(type).containsKey(key(type, namespace, name))) {
+      throw ApiError.alreadyExists(type, name);
+    }
+    crds.beforeCreate(type, object);
+    if (options.dryRun()) {
+      return object;
+    }
+    ObjectNode stored = commit(type, WatchEvent.ADDED, null, object);
+    crds.afterWrite(type, stored);
+    return stored;
   }
 
   /**
    * Replaces an object (PUT), or its status when {@code subresource} is {@code "status"}.
    *
-   * @return the stored object (the current one, unchanged, when the update changes nothing)
+   * @return the stored object (the current one, unchanged, when the update changes nothing; the object as updated,
+   *     at its previous resourceVersion, when the update removed the last finalizer of an object being deleted and
+   *     so deleted it)
    * @throws ApiError 404, 409 Conflict on a stale resourceVersion, 400/422 as the rules decide
    */
   public ObjectNode update(ResourceType type, String namespace, String name, ObjectNode body, String subresource,
       WriteOptions options) {
+    return update(type, namespace, name, body, subresource, options, FieldOwner.NONE);
+  }
+
+  /** Replaces an object and records {@code owner} in its {@code metadata.managedFields}. */
+  public ObjectNode update(ResourceType type, String namespace, String name, ObjectNode body, String subresource,
+      WriteOptions options, FieldOwner owner) {
     return locked(() -> {
       requireServed(type);
       ObjectNode current = require(type, namespace, name);
@@ -180,7 +220,7 @@ public final class ObjectStore {
       if (!options.seeding()) {
         rules.checkResourceVersion(type, current, sent);
       }
-      return write(type, current, sent, subresource, options);
+      return write(type, current, sent, subresource, options, tracked(type, subresource, options, owner, sent));
     });
   }
 
@@ -192,6 +232,12 @@ public final class ObjectStore {
    */
   public ObjectNode patch(ResourceType type, String namespace, String name, String subresource,
       UnaryOperator<ObjectNode> patch, WriteOptions options) {
+    return patch(type, namespace, name, subresource, patch, options, FieldOwner.NONE);
+  }
+
+  /** Patches an object and records {@code owner} in its {@code metadata.managedFields}. */
+  public ObjectNode patch(ResourceType type, String namespace, String name, String subresource,
+      UnaryOperator<ObjectNode> patch, WriteOptions options, FieldOwner owner) {
     return locked(() -> {
       requireServed(type);
       ObjectNode current = require(type, namespace, name);
@@ -199,7 +245,41 @@ public final class ObjectStore {
       if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
         rules.checkResourceVersion(type, current, patched);
       }
-      return write(type, current, patched, subresource, options);
+      return write(type, current, patched, subresource, options, tracked(type, subresource, options, owner, patched));
+    });
+  }
+
+  /** What {@link #apply} did: the object as stored (or as it would be, for dryRun), and whether it created it. */
+  public record Applied(ObjectNode object, boolean created) {
+  }
+
+  /**
+   * Server-side apply: merges the applied configuration into the object (creating it when absent, on the main
+   * resource) and writes the result as an update would, with the applier's managedFields entry.
+   *
+   * @param subresource {@code status} or {@code null}
+   * @throws ApiError 404 (a missing object on {@code status}, a missing namespace), 409 field manager conflicts or a
+   *     stale resourceVersion, and whatever an update or create throws
+   */
+  public Applied apply(ResourceType type, String namespace, String name, String subresource, ApplyRequest request,
+      WriteOptions options) {
+    return locked(() -> {
+      requireServed(type);
+      ObjectNode current = collection(type).get(key(type, namespace, name));
+      if (current == null && subresource != null) {
+        throw ApiError.notFound(type, name);
+      }
+      FieldTracking.AppliedObject applied = fields.apply(type, current, request, type.namespaced() ? namespace : null,
+          name, subresource, crdOf(type), rules.now());
+      if (current == null) {
+        return new Applied(createLocked(type, namespace, applied.object(), options, applied::stamp), true);
+      }
+      ObjectNode patched = applied.object();
+      if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
+        rules.checkResourceVersion(type, current, patched);
+      }
+      return new Applied(write(type, current, patched, subresource, options,
+          (before, next) -> applied.stamp(next)), false);
     });
   }
 
@@ -212,7 +292,18 @@ public final class ObjectStore {
    */
   public ObjectNode delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
       WriteOptions options) {
-    return delete(type, namespace, name, preconditions, options, PropagationPolicy.BACKGROUND);
+    return delete(type, namespace, name, preconditions, options, PropagationPolicy.BACKGROUND).object();
+  }
+
+  /**
+   * What a delete did: the object as it left the store (or, for dryRun, as it would have), or as marked for deletion,
+   * and which of the two. kube answers a removal with a {@code Status} of {@code Success} (most kinds) and a marking
+   * with the object.
+   *
+   * @param object the object as removed, or as marked (or still being deleted)
+   * @param removed whether the object left the store (or would have, for dryRun)
+   */
+  public record Deleted(ObjectNode object, boolean removed) {
   }
 
   /**
@@ -221,15 +312,15 @@ public final class ObjectStore {
    * {@code orphan}), so the object stays marked until the garbage collector (if any) removes it. A Namespace is
    * always marked Terminating (held by {@code spec.finalizers: [kubernetes]}).
    *
-   * @return the object as removed, or as marked for deletion
+   * @return the object as removed, or as marked for deletion, and which of the two
    * @throws ApiError 404, 409 Conflict when a precondition fails
    */
-  public ObjectNode delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
+  public Deleted delete(ResourceType type, String namespace, String name, DeletePreconditions preconditions,
       WriteOptions options, PropagationPolicy policy) {
     return locked(() -> {
       requireServed(type);
       ObjectNode current = require(type, namespace, name);
-      checkPreconditions(type, current, preconditions);
+      preconditions.check(type, current);
       return deleteLocked(type, current, options, policy);
     });
   }
@@ -253,7 +344,7 @@ public final class ObjectStore {
       List<ObjectNode> out = new ArrayList<>();
       for (ObjectNode object : new ArrayList<>(collection(type).values())) {
         if (filter.matches(object)) {
-          out.add(deleteLocked(type, object, options, policy));
+          out.add(deleteLocked(type, object, options, policy).object());
         }
       }
       return out;
@@ -276,9 +367,9 @@ public final class ObjectStore {
         List<ObjectNode> current = new ArrayList<>(collection(type).values());
         ObjectNode end = start.sendInitialEvents() ? bookmark(type, Map.of("k8s.io/initial-events-end", "true"))
             : null;
-        return hub.openWithInitialState(filter, type.apiVersion(), sink, current, end);
+        return hub.openWithInitialState(filter, type, sink, current, end);
       }
-      return hub.openFrom(start.resourceVersion(), resourceVersion, filter, type.apiVersion(), sink);
+      return hub.openFrom(start.resourceVersion(), resourceVersion, filter, type, sink);
     });
   }
 
@@ -385,14 +476,42 @@ public final class ObjectStore {
 
   // ---- internals (lock held) ----
 
+  /** Sets the managedFields of the object an update stores, given the current one. */
+  private interface FieldStamp {
+    void stamp(ObjectNode current, ObjectNode next);
+  }
+
+  private FieldStamp tracked(ResourceType type, String subresource, WriteOptions options, FieldOwner owner,
+      ObjectNode sent) {
+    JsonNode sentFields = sent.path("metadata").get("managedFields");
+    JsonNode sentCopy = sentFields == null ? null : sentFields.deepCopy();
+    return (current, next) -> fields.onUpdate(type, current, next, sentCopy, owner, subresource, options.seeding(),
+        crdOf(type), rules.now());
+  }
+
+  /** The CustomResourceDefinition of a custom resource (its schema says how lists merge), else {@code null}. */
+  private JsonNode crdOf(ResourceType type) {
+    if (!type.custom()) {
+      return null;
+    }
+    return registry.byPath("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+        .map(crdType -> (JsonNode) collection(crdType).get(type.plural() + "." + type.group()))
+        .orElse(null);
+  }
+
   private ObjectNode write(ResourceType type, ObjectNode current, ObjectNode sent, String subresource,
-      WriteOptions options) {
+      WriteOptions options, FieldStamp stampFields) {
     if (!"status".equals(subresource)) {
       admission.defaults(type, sent);
     }
+    admission.mutateUpdate(type, current, sent, subresource, options);
     ObjectNode next = rules.prepareForUpdate(type, current, sent, subresource, options.seeding());
+    BuiltinEncoding.normalize(type, next);
+    stampFields.stamp(current, next);
     admission.admitUpdate(type, current, next, subresource, collection(type).values());
+    admission.validateUpdate(type, current, next, subresource, options);
     crds.beforeUpdate(type, current, next);
+    FieldTracking.keepTimesWhenUnchanged(current, next);
     if (SemanticEquality.equal(current, next)) {
       return current;
     }
@@ -400,33 +519,36 @@ public final class ObjectStore {
       return next;
     }
     if (NamespaceLifecycle.readyToRemove(next)) {
-      // as kube: the object is deleted as it was last stored; the update's other changes are dropped
-      return remove(type, current);
+      // as kube: the object is deleted as it was last stored (the update's other changes are dropped), and the
+      // update answers the object it asked for, at the resourceVersion it had, as clients expect of a PUT
+      remove(type, current);
+      return next;
     }
     ObjectNode stored = commit(type, WatchEvent.MODIFIED, current, next);
     crds.afterWrite(type, stored);
     return stored;
   }
 
-  private ObjectNode deleteLocked(ResourceType type, ObjectNode current, WriteOptions options,
+  private Deleted deleteLocked(ResourceType type, ObjectNode current, WriteOptions options,
       PropagationPolicy policy) {
+    admission.admitDelete(type, current, options);
     boolean deleting = current.path("metadata").hasNonNull("deletionTimestamp");
     if (NamespaceLifecycle.isNamespace(type)) {
-      return deleting ? current : markForDeletion(type, current, NamespaceLifecycle.markTerminating(rules, current),
-          options);
+      return new Deleted(deleting ? current : markForDeletion(type, current,
+          NamespaceLifecycle.markTerminating(rules, current), options), false);
     }
     List<String> finalizers = policy.finalizersOnDelete(ObjectRules.finalizers(current));
     if (deleting && finalizers.equals(ObjectRules.finalizers(current))) {
-      return current;
+      return new Deleted(current, false);
     }
     if (finalizers.isEmpty()) {
       // as kube: nothing holds the object (any more), so it goes as last stored
-      return options.dryRun() ? current : remove(type, current);
+      return new Deleted(options.dryRun() ? current : remove(type, current), true);
     }
     ObjectNode marked = deleting ? current.deepCopy() : rules.markDeleting(current);
     ArrayNode array = ((ObjectNode) marked.get("metadata")).putArray("finalizers");
     finalizers.forEach(array::add);
-    return markForDeletion(type, current, marked, options);
+    return new Deleted(markForDeletion(type, current, marked, options), false);
   }
 
   private ObjectNode markForDeletion(ResourceType type, ObjectNode current, ObjectNode marked, WriteOptions options) {
@@ -475,19 +597,6 @@ public final class ObjectStore {
     return stamped;
   }
 
-  private void checkPreconditions(ResourceType type, ObjectNode current, DeletePreconditions p) {
-    String name = current.path("metadata").path("name").asText();
-    String uid = current.path("metadata").path("uid").asText();
-    String rv = current.path("metadata").path("resourceVersion").asText();
-    if (p.uid() != null && !p.uid().equals(uid)) {
-      throw ApiError.conflict(type, name, "Precondition failed: UID in precondition: " + p.uid()
-          + ", UID in object meta: " + uid);
-    }
-    if (p.resourceVersion() != null && !p.resourceVersion().equals(rv)) {
-      throw ApiError.conflict(type, name, "Precondition failed: ResourceVersion in precondition: "
-          + p.resourceVersion() + ", ResourceVersion in object meta: " + rv);
-    }
-  }
 
   private ObjectNode requireNamespace(String namespace) {
     ResourceType namespaces = registry.byPath("", "v1", "namespaces").orElseThrow();

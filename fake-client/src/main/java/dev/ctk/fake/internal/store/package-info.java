@@ -5,7 +5,14 @@
  * <p>Every create and update passes through {@link dev.ctk.fake.internal.admission.Admission}: defaulting before
  * the metadata rules, completion (Job selector, Service addresses) and validation after them, before the commit.
  *
- * <p>Deletion follows kube-apiserver: {@code propagationPolicy} Foreground and Orphan add their finalizers
+ * <p>Built-in objects are stored as kube's Go types and protobuf storage return them
+ * ({@link dev.ctk.fake.internal.store.BuiltinEncoding}): empty lists and maps dropped, empty non-{@code omitempty}
+ * lists {@code null}.
+ *
+ * <p>Deletion follows kube-apiserver: a delete that removes an object at once reports it as removed (kube answers a
+ * {@code Status} of {@code Success} for most kinds), delete preconditions fail with kube's messages
+ * ({@link dev.ctk.fake.internal.store.DeletePreconditions}), an update that removes the last finalizer deletes the
+ * object and answers the object as updated; {@code propagationPolicy} Foreground and Orphan add their finalizers
  * ({@link dev.ctk.fake.internal.store.PropagationPolicy}), a deleted Namespace turns Terminating and creates in it
  * are refused with 403 ({@link dev.ctk.fake.internal.store.NamespaceLifecycle}). What then removes dependents and
  * empties namespaces is the controller-manager's work: a {@link dev.ctk.fake.internal.store.DeletionObserver}
@@ -13,9 +20,13 @@
  *
  * <p>Limits: in memory only; no admission hooks; no graceful deletion (deletionGracePeriodSeconds is always 0);
  * a delete without a policy is Background even when the object carries finalizer {@code orphan}, and no kind
- * defaults to Orphan; the propagation policy of a Namespace delete is ignored; Namespace {@code spec.finalizers}
- * are set on delete, not on create, and a PUT may change them (kube allows that only through {@code /finalize});
- * custom resources removed with their CustomResourceDefinition are not reported to the deletion observer; list pages after the first come from a retained snapshot (the last 64 limited lists);
- * {@code resourceVersion} parameters on list are not used to read the past.
+ * defaults to Orphan (kube's ReplicationController and batch/v1 Job do: a plain delete of one answers it marked with
+ * finalizer {@code orphan} on a real server); the propagation policy of a Namespace delete is ignored; a PUT may change
+ * a Namespace's {@code spec.finalizers} (kube allows that only through {@code /finalize}); custom resources removed
+ * with their CustomResourceDefinition are not reported to the deletion observer; list pages after the first come
+ * from a retained snapshot (the last 64 limited lists); {@code resourceVersion} parameters on list are not used to
+ * read the past (only refused next to a {@code continue} token, as kube does); JSON {@code null} values of built-in
+ * objects are kept as sent, and an absent struct is not added as {@code {}} (a Deployment has no {@code status: {}}
+ * until something writes it; only containers get their {@code resources: {}}).
  */
 package dev.ctk.fake.internal.store;

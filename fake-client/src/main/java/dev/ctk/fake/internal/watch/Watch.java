@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One open watch: a filter, the sink its events go to, and the selector transitions kube applies.
@@ -20,16 +21,28 @@ public final class Watch {
 
   private final long id;
   private final WatchFilter filter;
-  private final String apiVersion;
+  private final UnaryOperator<ObjectNode> view;
   private final WatchSink sink;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Consumer<Watch> onClose = w -> { };
 
-  Watch(long id, WatchFilter filter, String apiVersion, WatchSink sink) {
+  Watch(long id, WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink) {
     this.id = id;
     this.filter = filter;
-    this.apiVersion = apiVersion;
+    this.view = view;
     this.sink = sink;
+  }
+
+  /** The view that rewrites only {@code apiVersion} (to the version a watch was opened on, when not null). */
+  static UnaryOperator<ObjectNode> apiVersionView(String apiVersion) {
+    return object -> {
+      if (apiVersion == null || !object.has("apiVersion") || apiVersion.equals(object.get("apiVersion").asText())) {
+        return object;
+      }
+      ObjectNode copy = object.deepCopy();
+      copy.put("apiVersion", apiVersion);
+      return copy;
+    };
   }
 
   /** A number unique within its hub, in opening order. */
@@ -93,16 +106,17 @@ public final class Watch {
     }
   }
 
-  /** Sends an event unless the watch is closed; rewrites apiVersion to the version this watch was opened on. */
+  /**
+   * Sends an event unless the watch is closed. Objects of ADDED, MODIFIED and DELETED events go through the watch's
+   * view (the version it was opened on: apiVersion, and a custom resource's read-time pruning and defaults); ERROR
+   * and BOOKMARK objects go as given.
+   */
   void send(String type, ObjectNode object) {
     if (closed.get()) {
       return;
     }
-    ObjectNode toSend = object;
-    if (!WatchEvent.ERROR.equals(type) && apiVersion != null && object.has("apiVersion") && !apiVersion.equals(object.get("apiVersion").asText())) {
-      toSend = object.deepCopy();
-      toSend.put("apiVersion", apiVersion);
-    }
+    ObjectNode toSend = WatchEvent.ERROR.equals(type) || WatchEvent.BOOKMARK.equals(type) ? object
+        : view.apply(object);
     ObjectNode event = JSON.createObjectNode();
     event.put("type", type);
     event.set("object", toSend);

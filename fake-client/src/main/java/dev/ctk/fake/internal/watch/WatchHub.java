@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.watch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import java.util.ArrayDeque;
 import java.util.Collection;
@@ -8,6 +9,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 /**
  * Watch fan-out and the bounded history of committed changes that lets a watch resume from a resourceVersion.
@@ -29,6 +31,7 @@ public final class WatchHub {
   private final AtomicLong ids = new AtomicLong();
   private long historyStart;
   private volatile boolean shutDown;
+  private volatile java.time.Duration bookmarkInterval = java.time.Duration.ofMinutes(1);
 
   /**
    * Creates a hub.
@@ -79,7 +82,21 @@ public final class WatchHub {
    */
   public Watch openWithInitialState(WatchFilter filter, String apiVersion, WatchSink sink,
       Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
-    Watch watch = register(filter, apiVersion, sink);
+    return openWithInitialState(filter, Watch.apiVersionView(apiVersion), sink, current, initialEventsEnd);
+  }
+
+  /**
+   * Opens a watch starting with synthetic ADDED events, its events served as {@code type} serves objects (its
+   * apiVersion, and a custom resource's read-time pruning and defaults). Caller holds the store lock.
+   */
+  public Watch openWithInitialState(WatchFilter filter, ResourceType type, WatchSink sink,
+      Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
+    return openWithInitialState(filter, type::serve, sink, current, initialEventsEnd);
+  }
+
+  private Watch openWithInitialState(WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink,
+      Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
+    Watch watch = register(filter, view, sink);
     for (ObjectNode object : current) {
       if (filter.matches(object)) {
         watch.send(WatchEvent.ADDED, object);
@@ -103,21 +120,51 @@ public final class WatchHub {
    */
   public Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter, String apiVersion,
       WatchSink sink) {
+    return openFrom(resourceVersion, currentResourceVersion, filter, Watch.apiVersionView(apiVersion), sink);
+  }
+
+  /**
+   * Opens a watch replaying the retained changes after {@code resourceVersion}, its events served as {@code type}
+   * serves objects. Caller holds the store lock.
+   */
+  public Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter, ResourceType type,
+      WatchSink sink) {
+    return openFrom(resourceVersion, currentResourceVersion, filter, type::serve, sink);
+  }
+
+  private Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter,
+      UnaryOperator<ObjectNode> view, WatchSink sink) {
     if (resourceVersion < historyStart) {
-      return refused(filter, apiVersion, sink,
+      return refused(filter, view, sink,
           ApiError.expired("too old resource version: " + resourceVersion + " (" + historyStart + ")"));
     }
     if (resourceVersion > currentResourceVersion) {
-      return refused(filter, apiVersion, sink, ApiError.tooLargeResourceVersion(resourceVersion,
+      return refused(filter, view, sink, ApiError.tooLargeResourceVersion(resourceVersion,
           currentResourceVersion));
     }
-    Watch watch = register(filter, apiVersion, sink);
+    Watch watch = register(filter, view, sink);
     for (WatchEvent event : history) {
       if (event.resourceVersion() > resourceVersion) {
         watch.offer(event);
       }
     }
     return watch;
+  }
+
+  /**
+   * How often watches that asked for bookmarks get one (kube-apiserver: about every minute). The transports read it
+   * when a watch opens.
+   */
+  public java.time.Duration bookmarkInterval() {
+    return bookmarkInterval;
+  }
+
+  /** Sets the bookmark interval for watches opened from now on (positive). */
+  public void bookmarkInterval(java.time.Duration interval) {
+    if (interval.isZero() || interval.isNegative()) {
+      throw new IllegalArgumentException("bookmark interval must be positive, was " + interval);
+    }
+    this.bookmarkInterval = interval;
   }
 
   /** Sends a BOOKMARK carrying only apiVersion, kind and resourceVersion to one watch. Caller holds the lock. */
@@ -165,8 +212,8 @@ public final class WatchHub {
     return shutDown;
   }
 
-  private Watch register(WatchFilter filter, String apiVersion, WatchSink sink) {
-    Watch watch = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
+  private Watch register(WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink) {
+    Watch watch = new Watch(ids.incrementAndGet(), filter, view, sink);
     if (shutDown) {
       watch.close();
       return watch;
@@ -176,8 +223,8 @@ public final class WatchHub {
     return watch;
   }
 
-  private Watch refused(WatchFilter filter, String apiVersion, WatchSink sink, ApiError error) {
-    Watch refused = new Watch(ids.incrementAndGet(), filter, apiVersion, sink);
+  private Watch refused(WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink, ApiError error) {
+    Watch refused = new Watch(ids.incrementAndGet(), filter, view, sink);
     refused.send(WatchEvent.ERROR, error.toStatus());
     refused.close();
     return refused;

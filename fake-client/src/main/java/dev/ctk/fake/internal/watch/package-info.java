@@ -1,9 +1,14 @@
 /**
  * Watch fan-out and history: every committed change is recorded (bounded) and offered to every open watch, which
- * applies its namespace and selectors with kube's transitions (ADDED on entering, DELETED on leaving a selection).
+ * applies its namespace and selectors with kube's transitions (ADDED on entering, DELETED on leaving a selection)
+ * and serves objects as the version it was opened on serves them (apiVersion; a custom resource's read-time pruning
+ * and defaults). The hub also holds the bookmark interval; the transports ({@code internal.http.WatchSessions})
+ * send the periodic BOOKMARK events of watches that asked for them, under the store lock.
  *
- * <p>Limits: no periodic BOOKMARK events (only the initial-events-end bookmark of {@code sendInitialEvents}); no
- * per-watch back-pressure; one history for all kinds, so heavy writes to one kind age out history for the others
+ * <p>Limits: bookmarks carry only kind, apiVersion and resourceVersion (kube serializes an empty object of the kind,
+ * so built-in kinds there also show their empty {@code spec}/{@code status} and {@code creationTimestamp: null}); the
+ * initial-events-end bookmark of {@code sendInitialEvents} is sent whether or not {@code allowWatchBookmarks} is set;
+ * no per-watch back-pressure; one history for all kinds, so heavy writes to one kind age out history for the others
  * (as an etcd compaction would).
  */
 package dev.ctk.fake.internal.watch;

@@ -1,0 +1,170 @@
+package dev.ctk.fake.internal.apply;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fields one value changes relative to another (kube's {@code Compare}): {@link #added}, {@link #modified} and
+ * {@link #removed}. Objects and lists that appear or disappear are members themselves as well as their fields;
+ * atomic values, scalars and values that change shape are compared whole.
+ *
+ * @param added fields the new value has and the old one lacks
+ * @param modified fields both have, with different values
+ * @param removed fields the old value has and the new one lacks
+ */
+record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
+
+  /** Compares {@code before} with {@code after}; either may be {@code null} (absent). */
+  static Comparison of(JsonNode before, JsonNode after, FieldType type) {
+    Comparison c = new Comparison(new FieldSet(), new FieldSet(), new FieldSet());
+    c.compare(new ArrayList<>(), before, after, type);
+    return c;
+  }
+
+  /** This comparison with the given fields left out (kube's ignore filter). */
+  Comparison filtered(IgnoredFields ignored) {
+    return new Comparison(ignored.filter(added), ignored.filter(modified), ignored.filter(removed));
+  }
+
+  /** Fields that were added or modified. */
+  FieldSet changed() {
+    return added.union(modified);
+  }
+
+  private void compare(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
+    boolean leaf;
+    if (isObjectLike(before, after)) {
+      leaf = type.atomicObject() || (emptyObject(before) && emptyObject(after));
+      if (leaf) {
+        leaf(path, before, after);
+      } else {
+        Set<String> keys = new LinkedHashSet<>();
+        fieldNames(before, keys);
+        fieldNames(after, keys);
+        for (String key : keys) {
+          compare(FieldSets.append(path, PathElement.field(key)), child(before, key), child(after, key),
+              type.field(key));
+        }
+      }
+    } else if (isListLike(before, after)) {
+      leaf = type.listKind() == FieldType.ListKind.ATOMIC || (emptyList(before) && emptyList(after));
+      if (leaf) {
+        leaf(path, before, after);
+      } else {
+        compareItems(path, before, after, type);
+      }
+    } else {
+      leaf(path, before, after);
+      leaf = true;
+    }
+    if (!leaf) {
+      if (before == null) {
+        added.insert(path);
+      } else if (after == null) {
+        removed.insert(path);
+      }
+    }
+  }
+
+  private void leaf(List<PathElement> path, JsonNode before, JsonNode after) {
+    if (before == null) {
+      added.insert(path);
+    } else if (after == null) {
+      removed.insert(path);
+    } else if (!JsonValues.equal(before, after)) {
+      modified.insert(path);
+    }
+  }
+
+  private void compareItems(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
+    Map<PathElement, List<JsonNode>> left = index(before, type);
+    Map<PathElement, List<JsonNode>> right = index(after, type);
+    Set<PathElement> all = new LinkedHashSet<>(left.keySet());
+    all.addAll(right.keySet());
+    for (PathElement pe : all) {
+      List<JsonNode> l = left.getOrDefault(pe, List.of());
+      List<JsonNode> r = right.getOrDefault(pe, List.of());
+      List<PathElement> itemPath = FieldSets.append(path, pe);
+      if (l.size() <= 1 && r.size() <= 1) {
+        compare(itemPath, l.isEmpty() ? null : l.get(0), r.isEmpty() ? null : r.get(0), type.element());
+      } else if (l.size() >= 2 && r.size() >= 2) {
+        if (!sameItems(l, r)) {
+          modified.insert(itemPath);
+        }
+      } else if (l.size() >= 2) {
+        if (!r.isEmpty()) {
+          compare(itemPath, null, r.get(0), type.element());
+        }
+        removed.insert(itemPath);
+      } else {
+        if (!l.isEmpty()) {
+          compare(itemPath, l.get(0), null, type.element());
+        }
+        added.insert(itemPath);
+      }
+    }
+  }
+
+  private static boolean sameItems(List<JsonNode> a, List<JsonNode> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!JsonValues.equal(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Map<PathElement, List<JsonNode>> index(JsonNode list, FieldType type) {
+    Map<PathElement, List<JsonNode>> out = new LinkedHashMap<>();
+    if (list == null || !list.isArray()) {
+      return out;
+    }
+    for (JsonNode item : list) {
+      PathElement pe = ListItems.elementOrNull(type, item);
+      if (pe != null) {
+        out.computeIfAbsent(pe, k -> new ArrayList<>()).add(item);
+      }
+    }
+    return out;
+  }
+
+  /** Both sides are objects, or an object and an absent value or null. */
+  private static boolean isObjectLike(JsonNode a, JsonNode b) {
+    return (a == null || a.isNull() || a.isObject()) && (b == null || b.isNull() || b.isObject())
+        && ((a != null && a.isObject()) || (b != null && b.isObject()));
+  }
+
+  private static boolean isListLike(JsonNode a, JsonNode b) {
+    return (a == null || a.isNull() || a.isArray()) && (b == null || b.isNull() || b.isArray())
+        && ((a != null && a.isArray()) || (b != null && b.isArray()));
+  }
+
+  private static boolean emptyObject(JsonNode node) {
+    return node == null || node.isNull() || node.isEmpty();
+  }
+
+  private static boolean emptyList(JsonNode node) {
+    return node == null || node.isNull() || node.isEmpty();
+  }
+
+  private static void fieldNames(JsonNode node, Set<String> into) {
+    if (node != null && node.isObject()) {
+      for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        into.add(it.next());
+      }
+    }
+  }
+
+  private static JsonNode child(JsonNode node, String key) {
+    return node != null && node.isObject() ? node.get(key) : null;
+  }
+}
