@@ -1,0 +1,35 @@
+/**
+ * The contract suite: ctk's fake API server checked against the real thing. Each {@link dev.ctk.contract.Scenario}
+ * is one test body written against a {@link dev.ctk.contract.ContractTarget} (an admin fabric8 client, plain HTTP
+ * through {@link dev.ctk.contract.RawApi}, a fresh namespace). {@code ContractSuiteTest} runs every scenario on a
+ * fresh fake, where it must meet kube's expected answers, and on each real kube-apiserver available (envtest's local
+ * binaries; containers with {@code CTK_CONTRACT_TARGETS=fake,envtest,container}); the two
+ * {@link dev.ctk.contract.Observation}s must be equal but for the scenario's declared known differences. The run ends
+ * with {@code ctk contract: N of M scenarios match between the fake and kube-apiserver vX.Y.Z (K known differences,
+ * F mismatches)} on stdout and {@code target/contract-report.md}.
+ *
+ * <pre>{@code
+ * Scenario.named("writes", "create of an existing name answers 409 AlreadyExists").body((t, o) -> {
+ *   t.create(t.core("configmaps"), configMap("web"));
+ *   Response again = t.api().post(t.core("configmaps"), configMap("web"));
+ *   o.check("second create", again.outcome(), "409 AlreadyExists");
+ * });
+ * }</pre>
+ *
+ * <h2>What it does not do</h2>
+ * <ul>
+ *   <li>It compares with a bare kube-apiserver only (no controller-manager): the fake runs with garbage collection
+ *       off, and scenarios observe only what the API server itself does (finalizers set, namespaces left
+ *       Terminating), never garbage collection or namespace cleanup; no k3s target.
+ *   <li>It proves equality for what each scenario records, not for whole objects: timestamps, uids, resourceVersions
+ *       (compared as relations), generated name suffixes and allocated IPs are normalized, and fields a scenario does
+ *       not read are not compared (e.g. {@code managedFields} outside the server-side apply scenarios).
+ *   <li>The real server's version is whatever envtest finds (CI: v1.20.2); the fake emulates kube 1.3x, so
+ *       behaviour added after that version is declared as known differences rather than checked, and behaviour of
+ *       1.3x that 1.20 lacks is asserted only on the fake.
+ *   <li>Watches are read over HTTP streaming with {@code timeoutSeconds=1}; websocket watches, bookmarks and
+ *       informers are not compared here (fake-client's own tests cover them).
+ *   <li>Scenarios run one after another on one shared server; no concurrency, performance or fault behaviour.
+ * </ul>
+ */
+package dev.ctk.contract;

@@ -1,0 +1,145 @@
+package dev.ctk.contract.scenarios;
+
+import static dev.ctk.contract.scenarios.Manifests.configMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.contract.ContractTarget;
+import dev.ctk.contract.Observation;
+import dev.ctk.contract.RawApi;
+import dev.ctk.contract.Response;
+import dev.ctk.contract.Scenario;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Watches read over HTTP streaming until the server ends them ({@code timeoutSeconds=1}): resume from a
+ * resourceVersion, selector transitions, the initial state from resourceVersion 0, 410 Gone.
+ */
+final class WatchScenarios {
+
+  private static final String GROUP = "watch";
+  private static final int SECONDS = 1;
+
+  private WatchScenarios() {
+  }
+
+  static List<Scenario> all() {
+    return List.of(
+        Scenario.named(GROUP, "a watch from a resourceVersion replays exactly the later events").body((t, o) -> {
+          Response a = t.create(t.core("configmaps"), configMap("a"));
+          t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"2\"}}");
+          t.create(t.core("configmaps"), configMap("b"));
+          t.api().delete(t.core("configmaps/a"));
+          settle(t);
+          List<JsonNode> events = t.api().watch(t.core("configmaps?resourceVersion=" + a.resourceVersion()),
+              SECONDS);
+          o.check("events", render(events), List.of("MODIFIED a k=2", "ADDED b k=v", "DELETED a k=2"));
+          o.check("resourceVersions increase from the start", increasing(a.resourceVersion(), events), true);
+        }),
+
+        Scenario.named(GROUP, "a label-selector watch sees objects enter as ADDED and leave as DELETED")
+            .body((t, o) -> {
+              Response start = t.create(t.core("configmaps"), configMap("a", "{\"app\":\"web\"}"));
+              t.create(t.core("configmaps"), configMap("b", "{\"app\":\"db\"}"));
+              t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, labels("db"));
+              t.api().patch(t.core("configmaps/b"), RawApi.MERGE_PATCH, labels("web"));
+              t.api().patch(t.core("configmaps/b"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"2\"}}");
+              t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"3\"}}");
+              settle(t);
+              List<JsonNode> events = t.api().watch(t.core("configmaps?labelSelector=app%3Dweb&resourceVersion="
+                  + start.resourceVersion()), SECONDS);
+              o.check("events", render(events), List.of("DELETED a k=v", "ADDED b k=v", "MODIFIED b k=2"));
+              o.check("DELETED carries the object as it was before it left", events.isEmpty() ? null
+                  : events.get(0).at("/object/metadata/labels/app").asText(), "web");
+            }),
+
+        Scenario.named(GROUP, "a field-selector watch follows one name").body((t, o) -> {
+          Response start = t.create(t.core("configmaps"), configMap("a"));
+          t.create(t.core("configmaps"), configMap("b"));
+          t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"2\"}}");
+          t.api().patch(t.core("configmaps/b"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"2\"}}");
+          t.api().delete(t.core("configmaps/a"));
+          settle(t);
+          List<JsonNode> events = t.api().watch(t.core("configmaps?fieldSelector=metadata.name%3Da&resourceVersion="
+              + start.resourceVersion()), SECONDS);
+          o.check("events", render(events), List.of("MODIFIED a k=2", "DELETED a k=2"));
+        }),
+
+        Scenario.named(GROUP, "a watch from resourceVersion 0 starts with an ADDED event per object")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), configMap("a"));
+              t.create(t.core("configmaps"), configMap("b"));
+              t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"2\"}}");
+              settle(t);
+              List<JsonNode> events = t.api().watch(t.core("configmaps?resourceVersion=0"), SECONDS);
+              List<String> rendered = render(events);
+              rendered.sort(null);
+              o.check("events (sorted)", rendered, List.of("ADDED a k=2", "ADDED b k=v"));
+              List<JsonNode> fresh = t.api().watch(t.core("configmaps"), SECONDS);
+              List<String> freshRendered = render(fresh);
+              freshRendered.sort(null);
+              o.check("events without resourceVersion (sorted)", freshRendered, List.of("ADDED a k=2", "ADDED b k=v"));
+            }),
+
+        Scenario.named(GROUP, "a watch from a resourceVersion older than the watch window ends with 410 Expired")
+            .fake(b -> b.withWatchHistoryLimit(3))
+            .body((t, o) -> {
+              // The namespace is older than the CRD: kube-apiserver's watch cache of widgets begins when the CRD is
+              // established, so this resourceVersion is too old there; the fake keeps only 3 events.
+              String before = t.api().get("/api/v1/namespaces/" + t.namespace()).resourceVersion();
+              t.installCrd(Manifests.widgetCrd(t.crdGroup()));
+              String widgets = t.apis(t.crdGroup() + "/v1", "widgets");
+              for (String name : List.of("a", "b", "c", "d")) {
+                t.create(widgets, Manifests.widget(t.crdGroup(), "v1", name, "{\"size\":1}"));
+              }
+              List<JsonNode> events = t.api().watch(widgets + "?resourceVersion=" + before, SECONDS);
+              o.check("events", render(events).stream()
+                      .map(e -> e.replaceAll("version: \\d+ \\(\\d+\\)", "version: N (N)")).toList(),
+                  List.of("ERROR 410 Expired: too old resource version: N (N)"));
+              o.check("reported resourceVersion", events.isEmpty() ? null
+                  : events.get(0).at("/object/message").asText().contains("version: " + before + " ("), true);
+            }));
+  }
+
+  private static String labels(String app) {
+    return "{\"metadata\":{\"labels\":{\"app\":\"" + app + "\"}}}";
+  }
+
+  /**
+   * Returns once kube-apiserver's watch cache holds every write made so far, so that a watch replays them all: a
+   * list at the current resourceVersion is answered from the cache only once the cache is that fresh (the fake
+   * answers at once).
+   */
+  private static void settle(ContractTarget t) {
+    String current = t.api().get(t.core("configmaps")).resourceVersion();
+    t.api().get(t.core("configmaps?resourceVersion=" + current));
+  }
+
+  /** {@code TYPE name k=<data.k>}, or {@code ERROR code reason: message}. */
+  static List<String> render(List<JsonNode> events) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode e : events) {
+      JsonNode object = e.path("object");
+      String type = e.path("type").asText();
+      if ("ERROR".equals(type)) {
+        out.add(type + " " + object.path("code").asText() + " " + object.path("reason").asText() + ": "
+            + object.path("message").asText());
+      } else {
+        out.add(type + " " + object.at("/metadata/name").asText() + " k=" + object.at("/data/k").asText());
+      }
+    }
+    return out;
+  }
+
+  private static boolean increasing(String start, List<JsonNode> events) {
+    String previous = start;
+    for (JsonNode e : events) {
+      String rv = e.at("/object/metadata/resourceVersion").asText();
+      if (!"increased".equals(Observation.order(previous, rv))) {
+        return false;
+      }
+      previous = rv;
+    }
+    return true;
+  }
+}
