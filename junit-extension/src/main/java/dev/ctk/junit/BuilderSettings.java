@@ -2,6 +2,7 @@ package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.function.UnaryOperator;
 /**
  * What a {@link ControllerTestExtension.Builder} was given, frozen by {@code build()}.
  *
+ * @param mode the mode, or {@code null} to resolve it from {@code @AcrossModes} or configuration
  * @param isolation the isolation, or {@code null} to resolve it from configuration
  * @param crds CRD files
  * @param resources object files
@@ -17,7 +19,7 @@ import java.util.function.UnaryOperator;
  * @param objects objects (already copied)
  * @param customizer the last step applied to every cluster builder
  */
-record BuilderSettings(Isolation isolation, List<ResourceLocation> crds,
+record BuilderSettings(Mode mode, Isolation isolation, List<ResourceLocation> crds,
     List<ResourceLocation> resources, List<CustomResourceDefinition> crdObjects,
     List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer) {
 

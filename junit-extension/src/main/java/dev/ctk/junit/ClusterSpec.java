@@ -2,6 +2,7 @@ package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTest.Mode;
 import dev.ctk.junit.ControllerTestConfig.Resolved;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -15,20 +16,23 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 /**
- * Everything needed to start the fake clusters of one test scope (a test class and its {@code @Nested}
- * classes): the resolved isolation and what to seed. Immutable; starts a new cluster per call.
+ * Everything needed to start the clusters of one test scope (a test class and its {@code @Nested}
+ * classes, in one mode): the resolved mode and isolation, the real server's settings, and what to
+ * seed. Immutable; starts a new fake cluster, or a new namespace on the shared real server, per call.
  *
+ * @param mode the mode and where it came from
+ * @param server the real server's settings; {@code null} in fake mode
  * @param isolation the isolation and where it came from
  * @param crds CRD files, installed first
  * @param resources object files
  * @param crdObjects CRDs given as objects (builder only)
  * @param objects objects given as objects (builder only); copied for every cluster
- * @param customizer applied to the cluster builder last (builder only)
+ * @param customizer applied to the fake cluster builder last (builder only; fake mode only)
  * @param origin who configured this scope, for messages: {@code @ControllerTest on ...}
  */
-record ClusterSpec(Resolved<Isolation> isolation, List<ResourceLocation> crds,
-    List<ResourceLocation> resources, List<CustomResourceDefinition> crdObjects,
-    List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer, String origin) {
+record ClusterSpec(Resolved<Mode> mode, ServerConfig server, Resolved<Isolation> isolation,
+    List<ResourceLocation> crds, List<ResourceLocation> resources,
+    List<CustomResourceDefinition> crdObjects, List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer, String origin) {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
@@ -43,8 +47,21 @@ record ClusterSpec(Resolved<Isolation> isolation, List<ResourceLocation> crds,
     return isolation.value() == Isolation.PER_CLASS;
   }
 
-  /** Starts a new cluster seeded with this spec's CRDs and objects. */
-  FakeCluster startCluster() {
+  /**
+   * Starts what a new scope runs against: a fake cluster, or a fresh namespace on the real server,
+   * seeded with this spec's CRDs and objects.
+   *
+   * @param scopeName the test or class the scope is for, used in a real namespace's name
+   */
+  TestCluster start(String scopeName) {
+    if (mode.value().isReal()) {
+      return RealTestCluster.start(this, scopeName);
+    }
+    return new FakeTestCluster(startFakeCluster());
+  }
+
+  /** Starts a new fake cluster seeded with this spec's CRDs and objects. */
+  private FakeCluster startFakeCluster() {
     FakeCluster.Builder builder = FakeCluster.builder();
     if (!crdObjects.isEmpty()) {
       builder.withCrds(crdObjects.stream().map(ClusterSpec::copy)

@@ -3,7 +3,9 @@ package dev.ctk.junit;
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.Controller;
+import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.FakeCluster;
+import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -40,15 +43,20 @@ import org.awaitility.core.ConditionTimeoutException;
  *
  * <p>{@link #controllers()} lists the controllers of the harness and of the harnesses enclosing it
  * (the test's, its class's, the enclosing classes'), so the failure report of a test covers every
- * controller running during it.
+ * controller running during it. The report also names the {@link #mode() mode}, the {@link
+ * #serverDescription() server} and the {@link #namespace() namespace}.
+ *
+ * <p>The harness tells a test where it runs, so that one body serves every mode: {@link
+ * #namespace()} is {@code default} in fake mode and the test's own fresh namespace on a real server.
  *
  * <pre>{@code
  * @Test
  * void labels_replica_sets(KubernetesClient client, ControllerHarness harness) {
  *   Controller controller = harness.start(ReplicaSetLabeller.create(client));
- *   client.apps().replicaSets().resource(replicaSet("web")).create();
- *   assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
- * }   // the controller is closed here, then the cluster
+ *   client.apps().replicaSets().resource(replicaSet("web")).create();   // client's namespace
+ *   assertThat(controller).within(ofSeconds(5))
+ *       .hasReconciledSuccessfully(harness.namespace() + "/web");
+ * }   // the controller is closed here, then the cluster (or the namespace)
  * }</pre>
  *
  * @since 0.1.0
@@ -58,12 +66,12 @@ public final class ControllerHarness {
   /** How long {@link #start(Controller)} waits, after the caches synced, for the watches to open. */
   private static final Duration WATCH_TIMEOUT = Duration.ofSeconds(30);
 
-  private final FakeCluster cluster;
+  private final TestCluster cluster;
   private final ControllerHarness parent;
   private final List<Controller> controllers = new ArrayList<>();
   private boolean closed;
 
-  ControllerHarness(FakeCluster cluster, ControllerHarness parent) {
+  ControllerHarness(TestCluster cluster, ControllerHarness parent) {
     this.cluster = cluster;
     this.parent = parent;
   }
@@ -145,21 +153,67 @@ public final class ControllerHarness {
   }
 
   /**
-   * The cluster's shared client (the same as an injected {@code KubernetesClient}).
+   * The client of the test (the same as an injected {@code KubernetesClient}); its default namespace
+   * is {@link #namespace()}.
    *
-   * @return the client; closed with the cluster
+   * @return the client; closed with the cluster (fake mode) or the test's namespace (real modes)
    */
   public KubernetesClient client() {
     return cluster.client();
   }
 
   /**
-   * The cluster the controllers run against.
+   * The fake cluster the controllers run against, in fake mode.
    *
    * @return the cluster
+   * @throws IllegalStateException in a real mode, where there is no fake cluster
    */
   public FakeCluster cluster() {
-    return cluster;
+    return cluster.fakeCluster().orElseThrow(() -> new IllegalStateException(
+        "ControllerHarness.cluster() has no FakeCluster to return: this test runs in "
+            + cluster.mode().configName() + " mode, against " + cluster.description()
+            + ". Fix: use client() and namespace(), which work in every mode, or run this test "
+            + "in fake mode only (@ControllerTest(mode = Mode.FAKE))."));
+  }
+
+  /**
+   * The namespace of the test: {@code default} in fake mode; in a real mode a fresh namespace made
+   * for this test (or class, with per-class isolation) and deleted after it. The injected client's
+   * default namespace, and where {@code @ControllerTest(resources)} were seeded.
+   *
+   * @return the namespace name
+   */
+  public String namespace() {
+    return cluster.namespace();
+  }
+
+  /**
+   * The mode this test runs in.
+   *
+   * @return {@code FAKE}, {@code ENVTEST}, {@code CONTAINER} or {@code EXISTING_CLUSTER}
+   */
+  public Mode mode() {
+    return cluster.mode();
+  }
+
+  /**
+   * The real API server this test runs against, in a real mode; e.g. to ask whether it {@link
+   * ApiServer#runsClusterControllers() runs a garbage collector}.
+   *
+   * @return the server, or empty in fake mode
+   */
+  public Optional<ApiServer> apiServer() {
+    return cluster.apiServer();
+  }
+
+  /**
+   * One line naming the server, as failure reports show it: {@code ctk fake API server at
+   * http://127.0.0.1:40123}, or the real server's {@link ApiServer#description() description}.
+   *
+   * @return the description
+   */
+  public String serverDescription() {
+    return cluster.description();
   }
 
   /** Closes this harness's controllers in reverse start order; later starts fail. */

@@ -1,13 +1,17 @@
 package dev.ctk.junit;
 
 import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTest.Mode;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -16,15 +20,61 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * builder) &gt; JUnit configuration parameter ({@code ctk.*}: {@code junit-platform.properties}, a
  * {@code -D} system property or the launcher) &gt; environment variable ({@code CTK_*}) &gt; default.
  *
- * <p>A new setting (issue 4 adds {@code ctk.mode}) is one more {@link Setting} constant; nothing else
- * changes.
+ * <p>A new setting is one more {@link Setting} constant; nothing else changes.
  */
 final class ControllerTestConfig {
 
-  /** {@code ctk.isolation} / {@code CTK_ISOLATION}: {@code per_method} (default) or {@code per_class}. */
-  static final Setting<Isolation> ISOLATION = new Setting<>(
+  /** {@code ctk.isolation} / {@code CTK_ISOLATION}: {@code per_method} (default), {@code per_class}. */
+  static final Setting<Isolation> ISOLATION = Setting.choice(
       ControllerTest.ISOLATION_PROPERTY_NAME, Isolation.PER_METHOD,
       values("per_method", Isolation.PER_METHOD, "per_class", Isolation.PER_CLASS));
+
+  /** {@code ctk.mode} / {@code CTK_MODE}: fake (default), envtest, container, existing_cluster. */
+  static final Setting<Mode> MODE = Setting.choice(ControllerTest.MODE_PROPERTY_NAME, Mode.FAKE,
+      modeValues());
+
+  /** {@code ctk.modes} / {@code CTK_MODES}: the modes of an {@code @AcrossModes} naming none. */
+  static final Setting<List<Mode>> MODES = new Setting<>(ControllerTest.MODES_PROPERTY_NAME,
+      List.of(Mode.FAKE, Mode.ENVTEST), Map.of(), ControllerTestConfig::parseModes);
+
+  /** {@code ctk.require-envtest} / {@code CTK_REQUIRE_ENVTEST}: fail instead of skip. */
+  static final Setting<Boolean> REQUIRE_ENVTEST = Setting.choice(
+      ControllerTest.REQUIRE_ENVTEST_PROPERTY_NAME, false, values("true", true, "false", false));
+
+  /** {@code ctk.uninstall-crds} / {@code CTK_UNINSTALL_CRDS}: delete installed CRDs at JVM end. */
+  static final Setting<Boolean> UNINSTALL_CRDS = Setting.choice(
+      ControllerTest.UNINSTALL_CRDS_PROPERTY_NAME, false, values("true", true, "false", false));
+
+  /** {@code ctk.envtest.version} / {@code CTK_ENVTEST_VERSION}. */
+  static final Setting<String> ENVTEST_VERSION =
+      Setting.text(ControllerTest.ENVTEST_VERSION_PROPERTY_NAME);
+
+  /** {@code ctk.envtest.assets} only: the environment variable is LocalApiServer's to read. */
+  static final Setting<String> ENVTEST_ASSETS =
+      Setting.text(ControllerTest.ENVTEST_ASSETS_PROPERTY_NAME);
+
+  /** {@code ctk.container.local-image} / {@code CTK_CONTAINER_LOCAL_IMAGE}: an assets folder. */
+  static final Setting<String> CONTAINER_LOCAL_IMAGE =
+      Setting.text(ControllerTest.CONTAINER_LOCAL_IMAGE_PROPERTY_NAME);
+
+  /** {@code ctk.container.apiserver-image} / {@code CTK_CONTAINER_APISERVER_IMAGE}. */
+  static final Setting<String> CONTAINER_APISERVER_IMAGE =
+      Setting.text(ControllerTest.CONTAINER_APISERVER_IMAGE_PROPERTY_NAME);
+
+  /** {@code ctk.container.etcd-image} / {@code CTK_CONTAINER_ETCD_IMAGE}. */
+  static final Setting<String> CONTAINER_ETCD_IMAGE =
+      Setting.text(ControllerTest.CONTAINER_ETCD_IMAGE_PROPERTY_NAME);
+
+  /** {@code ctk.container.k3s-image} / {@code CTK_CONTAINER_K3S_IMAGE}. */
+  static final Setting<String> CONTAINER_K3S_IMAGE =
+      Setting.text(ControllerTest.CONTAINER_K3S_IMAGE_PROPERTY_NAME);
+
+  /** {@code ctk.kubeconfig} / {@code CTK_KUBECONFIG}. */
+  static final Setting<String> KUBECONFIG = Setting.text(ControllerTest.KUBECONFIG_PROPERTY_NAME);
+
+  /** {@code ctk.kube-context} / {@code CTK_KUBE_CONTEXT}. */
+  static final Setting<String> KUBE_CONTEXT =
+      Setting.text(ControllerTest.KUBE_CONTEXT_PROPERTY_NAME);
 
   /** How {@link #of} reads environment variables; ctk's own tests replace it. */
   private static volatile Function<String, String> environmentLookup = System::getenv;
@@ -90,11 +140,57 @@ final class ControllerTestConfig {
     return new Resolved<>(setting.defaultValue(), "default");
   }
 
+  /**
+   * Resolves a setting that only configuration parameters set (no environment variable: another
+   * component reads that one itself).
+   *
+   * @param setting the setting
+   * @return the value and where it came from; the default when the parameter is unset
+   */
+  <T> Resolved<T> resolveParameterOnly(Setting<T> setting) {
+    Optional<String> parameter = parameters.apply(setting.property()).filter(v -> !v.isBlank());
+    if (parameter.isPresent()) {
+      return new Resolved<>(setting.parse(parameter.get(), "the JUnit configuration parameter "
+          + setting.property() + " (junit-platform.properties, -D or the launcher)"),
+          "configuration parameter " + setting.property());
+    }
+    return new Resolved<>(setting.defaultValue(), "default");
+  }
+
   private static <T> Map<String, T> values(String firstName, T first, String secondName, T second) {
     Map<String, T> values = new LinkedHashMap<>();
     values.put(firstName, first);
     values.put(secondName, second);
     return Collections.unmodifiableMap(values);
+  }
+
+  private static Map<String, Mode> modeValues() {
+    Map<String, Mode> values = new LinkedHashMap<>();
+    for (Mode mode : Mode.values()) {
+      if (mode != Mode.DEFAULT) {
+        values.put(mode.configName(), mode);
+      }
+    }
+    return Collections.unmodifiableMap(values);
+  }
+
+  /** Parses {@code fake,envtest}: each a mode, at most once; null (invalid) on any problem. */
+  private static List<Mode> parseModes(String text) {
+    Map<String, Mode> allowed = modeValues();
+    List<Mode> modes = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      Mode mode = allowed.get(Setting.normalize(part));
+      if (mode == null || modes.contains(mode)) {
+        return null;
+      }
+      modes.add(mode);
+    }
+    return List.copyOf(modes);
+  }
+
+  /** The modes as {@code ctk.modes} writes them: {@code fake,envtest}. */
+  static String modeNames(List<Mode> modes) {
+    return modes.stream().map(Mode::configName).collect(Collectors.joining(","));
   }
 
   /**
@@ -107,39 +203,68 @@ final class ControllerTestConfig {
   record Resolved<T>(T value, String source) {}
 
   /**
-   * One setting: its property name, its environment variable (the property upper-cased, dots as
-   * underscores: {@code ctk.isolation} -> {@code CTK_ISOLATION}), its default and the values allowed,
-   * written in lower case and read in any case.
+   * One setting: its property name, its environment variable (the property upper-cased, dots and
+   * dashes as underscores: {@code ctk.require-envtest} -> {@code CTK_REQUIRE_ENVTEST}), its default
+   * and how a value is read: from a fixed set of names (written in lower case, read in any case, with
+   * {@code -} and {@code _} the same), or by a function (free text, lists).
    *
    * @param property the configuration parameter name
-   * @param defaultValue the value when nothing sets it
-   * @param values the allowed values by name, in the order messages list them
+   * @param defaultValue the value when nothing sets it ({@code null}: unset)
+   * @param values the allowed values by name, in the order messages list them; empty for free text
+   * @param freeForm reads a value that is not one of {@code values}; returns {@code null} if invalid
    */
-  record Setting<T>(String property, T defaultValue, Map<String, T> values) {
+  record Setting<T>(String property, T defaultValue, Map<String, T> values,
+      Function<String, T> freeForm) {
+
+    static <T> Setting<T> choice(String property, T defaultValue, Map<String, T> values) {
+      return new Setting<>(property, defaultValue, values, text -> null);
+    }
+
+    static Setting<String> text(String property) {
+      return new Setting<>(property, null, Map.of(), text -> text);
+    }
 
     /** The environment variable that sets this setting. */
     String environmentVariable() {
-      return property.toUpperCase(Locale.ROOT).replace('.', '_');
+      return property.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
     /**
-     * Reads a value in any case.
+     * Reads a value.
      *
      * @param text the value as written
      * @param from where it was written, for the message: {@code the environment variable CTK_X}
      * @throws ExtensionConfigurationException for a value not allowed
      */
     T parse(String text, String from) {
-      T value = values.get(text.trim().toLowerCase(Locale.ROOT));
+      T value = values.isEmpty() ? freeForm.apply(text.trim()) : values.get(normalize(text));
       if (value == null) {
-        String defaultName = values.entrySet().stream()
-            .filter(e -> e.getValue().equals(defaultValue)).map(Map.Entry::getKey).findFirst()
-            .orElse(String.valueOf(defaultValue));
         throw new ExtensionConfigurationException("Invalid value \"" + text + "\" from " + from
-            + ". Expected one of: " + String.join(", ", values.keySet())
-            + ". Fix the value, or remove it to get the default (" + defaultName + ").");
+            + ". Expected " + expected() + ". Fix the value, or remove it to get the default ("
+            + defaultName() + ").");
       }
       return value;
+    }
+
+    private String expected() {
+      if (values.isEmpty() && defaultValue instanceof List) {
+        return "a comma-separated list of distinct modes among: "
+            + String.join(", ", modeValues().keySet());
+      }
+      return "one of: " + String.join(", ", values.keySet());
+    }
+
+    private String defaultName() {
+      if (defaultValue instanceof List<?> list) {
+        return list.stream().map(m -> ((Mode) m).configName()).collect(Collectors.joining(","));
+      }
+      return values.entrySet().stream()
+          .filter(e -> e.getValue().equals(defaultValue)).map(Map.Entry::getKey).findFirst()
+          .orElse(String.valueOf(defaultValue));
+    }
+
+    static String normalize(String text) {
+      return text.trim().toLowerCase(Locale.ROOT).replace('-', '_');
     }
   }
 }

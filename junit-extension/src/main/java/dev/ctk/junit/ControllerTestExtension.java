@@ -1,10 +1,9 @@
 package dev.ctk.junit;
 
-import dev.ctk.assertions.internal.StateFormat;
-import dev.ctk.controller.Controller;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,7 +17,10 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeClassTemplateInvocationCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -26,10 +28,12 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * The JUnit Jupiter extension behind {@link ControllerTest @ControllerTest}: starts fake clusters,
- * injects {@code KubernetesClient}, {@link FakeCluster}, {@link EventInjector} and {@link
- * ControllerHarness} parameters, closes controllers and clusters after each test (or class), and
- * reports the controllers' state when a test fails.
+ * The JUnit Jupiter extension behind {@link ControllerTest @ControllerTest}: starts fake clusters (or,
+ * in a real mode, fresh namespaces on a shared real kube-apiserver), injects {@code
+ * KubernetesClient}, {@link FakeCluster}, {@link EventInjector} and {@link ControllerHarness}
+ * parameters, closes controllers and clusters after each test (or class), skips tests whose real
+ * mode is not available (or fails them when {@code ctk.require-envtest=true}), and reports the
+ * controllers' state, the mode, the server and the namespace when a test fails.
  *
  * <p>Use the annotation for plain wiring; register the extension with the {@link #builder()} when the
  * setup needs objects or lambdas:
@@ -52,14 +56,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@code @RegisterExtension} field. A builder-made extension refuses to run together with {@code
  * @ControllerTest} or with a second builder-made field in the same class or its enclosing classes.
  * Its settings belong to the class whose field holds it: put one on each of several {@code @Nested}
- * classes (and none on their enclosing class) and each gets its own clusters and settings.
+ * classes (and none on their enclosing class) and each gets its own clusters and settings. Either
+ * form runs in several modes with {@link AcrossModes @AcrossModes}.
  * All state lives in JUnit's {@code ExtensionContext.Store}, keyed by extension instance and context;
  * the extension instance holds only its immutable settings, so one instance serves parallel tests.
  *
  * @since 0.1.0
  */
-public final class ControllerTestExtension
-    implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+public final class ControllerTestExtension implements BeforeAllCallback,
+    BeforeClassTemplateInvocationCallback, BeforeEachCallback, AfterEachCallback,
+    ParameterResolver, ExecutionCondition {
 
   private static final Namespace NAMESPACE = ScopeResolution.NAMESPACE;
   private static final Set<Class<?>> INJECTABLE = Set.of(
@@ -92,7 +98,18 @@ public final class ControllerTestExtension
   @Override
   public void beforeAll(ExtensionContext context) {
     ScopeResolution.checkRegisteredOnce(context, explicit);
+    if (ScopeResolution.isTemplateContext(context)) {
+      return;   // each @AcrossModes invocation starts its own class scope
+    }
     if (spec(context).perClass()) {
+      classScope(context);
+    }
+  }
+
+  @Override
+  public void beforeClassTemplateInvocation(ExtensionContext context) {
+    ScopeResolution.checkRegisteredOnce(context, explicit);
+    if (ModeInvocation.of(context).isPresent() && spec(context).perClass()) {
       classScope(context);
     }
   }
@@ -110,20 +127,33 @@ public final class ControllerTestExtension
     }
     TestScope scope = context.getStore(NAMESPACE).get(key("method-scope", context),
         TestScope.class);
-    if (scope == null) {
-      return;
+    if (scope != null) {
+      FailureReport.publish(context, scope);
     }
-    for (Controller controller : scope.harness().controllers()) {
-      String report;
-      try {
-        report = StateFormat.report(controller);
-      } catch (RuntimeException e) {
-        report = "controller \"" + controller.name() + "\": its state could not be read: " + e;
-      }
-      report = report.stripTrailing();
-      context.publishReportEntry("ctk.controller." + controller.name(), report);
-      System.err.println("[ctk] " + context.getDisplayName() + " failed; " + report);
+  }
+
+  /**
+   * Skips the tests of a real mode that is not available, with the reason (what was tried, the fix),
+   * unless {@code ctk.require-envtest=true}: then the test runs and fails with that message when its
+   * cluster starts. Fake mode, and settings that cannot be resolved (their error is reported when
+   * the class starts), are always enabled.
+   */
+  @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    if (context.getTestClass().isEmpty() || ScopeResolution.isTemplateContext(context)) {
+      return ConditionEvaluationResult.enabled("the mode is chosen by each @AcrossModes "
+          + "invocation");
     }
+    ClusterSpec spec;
+    try {
+      spec = spec(context);
+    } catch (RuntimeException e) {
+      return ConditionEvaluationResult.enabled("ctk settings are reported when the class starts");
+    }
+    if (!spec.mode().value().isReal()) {
+      return ConditionEvaluationResult.enabled("fake mode");
+    }
+    return RealServers.availability(spec.server(), context.getTestMethod().isEmpty());
   }
 
   @Override
@@ -138,6 +168,14 @@ public final class ControllerTestExtension
     if (isTestMethod(context)) {
       scope = methodScope(context);
     } else {
+      if (ScopeResolution.isTemplateContext(context)) {
+        throw new ParameterResolutionException("Cannot inject " + type.getSimpleName()
+            + " into " + describe(parameter.getDeclaringExecutable()) + ": it runs once for all "
+            + "modes of @AcrossModes on " + context.getRequiredTestClass().getName()
+            + ", before any mode's cluster exists. Fix: inject it into a @Test, @BeforeEach or "
+            + "@AfterEach method, or into the @BeforeAll of a @Nested class (it runs in each "
+            + "mode).");
+      }
       ClusterSpec spec = spec(context);
       if (!spec.perClass()) {
         throw new ParameterResolutionException("Cannot inject " + type.getSimpleName() + " into "
@@ -149,14 +187,21 @@ public final class ControllerTestExtension
       }
       scope = classScope(ScopeResolution.classContext(context));
     }
+    TestCluster cluster = scope.cluster();
     if (type == FakeCluster.class) {
-      return scope.cluster();
+      return cluster.fakeCluster().orElseThrow(() -> new ParameterResolutionException(
+          "Cannot inject FakeCluster into " + describe(parameter.getDeclaringExecutable())
+              + ": it runs in " + cluster.mode().configName() + " mode (from "
+              + spec(context).mode().source() + "), against " + cluster.description()
+              + ", where there is no fake cluster. Fix: use KubernetesClient to read and write "
+              + "objects and EventInjector to add, update and delete them (both work in every "
+              + "mode), or run this class in fake mode only (@ControllerTest(mode = Mode.FAKE))."));
     }
     if (type == KubernetesClient.class) {
-      return scope.cluster().client();
+      return cluster.client();
     }
     if (type == EventInjector.class) {
-      return scope.cluster().events();
+      return cluster.events();
     }
     return scope.harness();
   }
@@ -168,9 +213,14 @@ public final class ControllerTestExtension
     return ExtensionContextScope.TEST_METHOD;
   }
 
+  /** The builder's settings; {@code null} when registered by {@code @ControllerTest}. */
+  BuilderSettings settings() {
+    return explicit;
+  }
+
   /**
-   * The scope of one test method: its own cluster (per-method), or the cluster of the class scope
-   * with a harness whose parent is the class scope's harness (per-class).
+   * The scope of one test method: its own cluster or namespace (per-method), or the cluster of the
+   * class scope with a harness whose parent is the class scope's harness (per-class).
    */
   private TestScope methodScope(ExtensionContext context) {
     return context.getStore(NAMESPACE).computeIfAbsent(key("method-scope", context), key -> {
@@ -178,22 +228,25 @@ public final class ControllerTestExtension
       if (spec.perClass()) {
         return TestScope.borrowing(classScope(ScopeResolution.classContext(context)));
       }
-      return TestScope.owning(spec.startCluster());
+      return TestScope.owning(spec.start(context.getRequiredTestMethod().getName() + " in "
+          + context.getRequiredTestClass().getSimpleName()));
     }, TestScope.class);
   }
 
   /**
    * The per-class scope of one class context, kept in that context's own store so that it closes
-   * when that class ends: the owner class starts (and later closes) the cluster; a {@code @Nested}
-   * class below it borrows the cluster of its enclosing class's scope and gets its own harness, so
-   * controllers started in its {@code @BeforeAll} stop when it ends, not when the owner ends.
+   * when that class ends: the scope root (the owner class, or its {@code @AcrossModes} invocation)
+   * starts (and later closes) the cluster; a {@code @Nested} class below it borrows the cluster of
+   * its enclosing class's scope and gets its own harness, so controllers started in its {@code
+   * @BeforeAll} stop when it ends, not when the owner ends.
    */
   private TestScope classScope(ExtensionContext classContext) {
     return classContext.getStore(NAMESPACE).computeIfAbsent(key("class-scope", classContext),
         key -> {
-          ExtensionContext owner = ScopeResolution.ownerContext(classContext, this, explicit);
-          if (owner.getUniqueId().equals(classContext.getUniqueId())) {
-            return TestScope.owning(spec(classContext).startCluster());
+          ExtensionContext root = ScopeResolution.scopeRoot(classContext, this, explicit);
+          if (root.getUniqueId().equals(classContext.getUniqueId())) {
+            return TestScope.owning(spec(classContext)
+                .start(classContext.getRequiredTestClass().getSimpleName()));
           }
           return TestScope.borrowing(
               classScope(ScopeResolution.enclosingClassContext(classContext)));
@@ -237,6 +290,7 @@ public final class ControllerTestExtension
    */
   public static final class Builder {
 
+    private Mode mode;
     private Isolation isolation;
     private final List<ResourceLocation> crds = new ArrayList<>();
     private final List<ResourceLocation> resources = new ArrayList<>();
@@ -246,6 +300,20 @@ public final class ControllerTestExtension
     private boolean built;
 
     private Builder() {}
+
+    /**
+     * Sets the mode; {@link Mode#DEFAULT} leaves it to {@code @AcrossModes}, configuration and
+     * environment. A fixed mode cannot be combined with {@code @AcrossModes}.
+     *
+     * @param mode the mode
+     * @return this builder
+     */
+    public Builder withMode(Mode mode) {
+      checkNotBuilt();
+      Objects.requireNonNull(mode, "mode");
+      this.mode = mode == Mode.DEFAULT ? null : mode;
+      return this;
+    }
 
     /**
      * Sets the isolation; {@link Isolation#DEFAULT} leaves it to configuration and environment.
@@ -311,9 +379,10 @@ public final class ControllerTestExtension
     }
 
     /**
-     * Adds a last step to every cluster's {@link FakeCluster.Builder}, after the CRDs and objects
-     * were added: {@code cluster -> cluster.withWatchHistoryLimit(100)}. Several customizers run in
-     * the order they were added.
+     * Adds a last step to every fake cluster's {@link FakeCluster.Builder}, after the CRDs and
+     * objects were added: {@code cluster -> cluster.withWatchHistoryLimit(100)}. Several customizers
+     * run in the order they were added. Fake mode only: in a real mode there is no fake cluster to
+     * customize, and customizers are not called.
      *
      * @param customizer returns the builder it was given (or another)
      * @return this builder
@@ -338,7 +407,7 @@ public final class ControllerTestExtension
     public ControllerTestExtension build() {
       checkNotBuilt();
       built = true;
-      return new ControllerTestExtension(new BuilderSettings(isolation, crds, resources,
+      return new ControllerTestExtension(new BuilderSettings(mode, isolation, crds, resources,
           crdObjects, objects, customizer));
     }
 

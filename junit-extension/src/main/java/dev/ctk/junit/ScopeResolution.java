@@ -1,6 +1,7 @@
 package dev.ctk.junit;
 
 import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTest.Mode;
 import dev.ctk.junit.ControllerTestConfig.Resolved;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -27,8 +28,14 @@ import org.junit.platform.commons.support.ReflectionSupport;
  * <p>The owner is, for the annotation, the innermost class of the chain (the test class and its
  * enclosing {@code @Nested} parents) that carries {@code @ControllerTest}; for a builder-made
  * extension, the innermost class whose {@code @RegisterExtension} field holds that very extension
- * instance. Without either (a bare {@code @ExtendWith}) it is the outermost test class. A per-class
- * cluster is owned by the owner's class scope; {@code @Nested} classes below it borrow it.
+ * instance. Without either (a bare {@code @ExtendWith}) it is the outermost test class.
+ *
+ * <p>The scope root is the context that holds the settings and the per-class cluster: the owner's
+ * class context, or, when an {@link AcrossModes @AcrossModes} invocation lies between the context
+ * and the owner (the owner is the class template or encloses it), that invocation's context, so
+ * that each mode has settings and clusters of its own. {@code @Nested} classes below the root borrow
+ * its per-class cluster. The class template's own context (above its invocations) belongs to no mode:
+ * callers check {@link #isTemplateContext} first.
  */
 final class ScopeResolution {
 
@@ -98,17 +105,70 @@ final class ScopeResolution {
     return chain.get(0);
   }
 
-  /** The class-level context of the owner class, walking up from {@code context}. */
-  static ExtensionContext ownerContext(ExtensionContext context, ControllerTestExtension extension,
+  /**
+   * The scope root of {@code context}: walking up, the first {@code @AcrossModes} invocation context
+   * or class context of the owner class, whichever comes first.
+   */
+  static ExtensionContext scopeRoot(ExtensionContext context, ControllerTestExtension extension,
       BuilderSettings explicit) {
     Class<?> owner = ownerClass(context, extension, explicit);
     for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
-      if (isClassContext(c) && c.getRequiredTestClass() == owner) {
+      if (ModeInvocation.of(c).isPresent()
+          || (isClassContext(c) && c.getRequiredTestClass() == owner)) {
         return c;
       }
     }
     throw new IllegalStateException("No class context for " + owner.getName() + " above "
         + context.getUniqueId());
+  }
+
+  /**
+   * Whether {@code context} is the context of an {@code @AcrossModes} class template itself (above
+   * its invocations), where no mode is chosen yet.
+   */
+  static boolean isTemplateContext(ExtensionContext context) {
+    return isClassContext(context)
+        && AnnotationSupport.isAnnotated(context.getRequiredTestClass(), AcrossModes.class)
+        && ModeInvocation.of(context).isEmpty();
+  }
+
+  /**
+   * Whether a ControllerTestExtension runs the tests of {@code context}'s class: {@code
+   * @ControllerTest} or a {@code @RegisterExtension} ControllerTestExtension field in the chain.
+   */
+  static boolean hasControllerTestExtension(ExtensionContext context) {
+    for (Class<?> type : classChain(context)) {
+      if (AnnotationSupport.isAnnotated(type, ControllerTest.class)
+          || !registrations(type, context).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Where a mode is fixed in the chain of {@code context}'s class, for a message: {@code
+   * @ControllerTest(mode = ENVTEST) on com.example.FooTest}; empty when nothing fixes one.
+   */
+  static Optional<String> explicitModeIn(ExtensionContext context) {
+    for (Class<?> type : classChain(context)) {
+      Optional<ControllerTest> annotation =
+          AnnotationSupport.findAnnotation(type, ControllerTest.class);
+      if (annotation.isPresent() && annotation.get().mode() != Mode.DEFAULT) {
+        return Optional.of("@ControllerTest(mode = " + annotation.get().mode() + ") on "
+            + type.getName());
+      }
+      for (Registration registration : registrations(type, context)) {
+        if (registration.value() instanceof ControllerTestExtension extension
+            && extension.settings() != null && extension.settings().mode() != null) {
+          return Optional.of("ControllerTestExtension.builder().withMode("
+              + extension.settings().mode() + ") in "
+              + registration.field().getDeclaringClass().getName() + "."
+              + registration.field().getName());
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -120,10 +180,10 @@ final class ScopeResolution {
    */
   static ClusterSpec spec(ExtensionContext context, ControllerTestExtension extension,
       BuilderSettings explicit) {
-    ExtensionContext owner = ownerContext(context, extension, explicit);
-    return owner.getStore(NAMESPACE).computeIfAbsent(
-        new StoreKey("spec", extension, owner.getUniqueId()),
-        key -> resolve(owner, explicit), ClusterSpec.class);
+    ExtensionContext root = scopeRoot(context, extension, explicit);
+    return root.getStore(NAMESPACE).computeIfAbsent(
+        new StoreKey("spec", extension, root.getUniqueId()),
+        key -> resolve(root, explicit), ClusterSpec.class);
   }
 
   /**
@@ -189,11 +249,23 @@ final class ScopeResolution {
     return ReflectionSupport.tryToReadFieldValue(field, instance).toOptional().orElse(null);
   }
 
-  private static ClusterSpec resolve(ExtensionContext owner, BuilderSettings explicit) {
-    ControllerTestConfig config = ControllerTestConfig.of(owner);
-    Class<?> ownerClass = owner.getRequiredTestClass();
+  private static ClusterSpec resolve(ExtensionContext root, BuilderSettings explicit) {
+    ControllerTestConfig config = ControllerTestConfig.of(root);
+    Class<?> ownerClass = root.getRequiredTestClass();
+    Optional<ModeInvocation> invocation = ModeInvocation.enclosing(root);
     if (explicit != null) {
-      return new ClusterSpec(
+      if (invocation.isPresent() && explicit.mode() != null) {
+        throw new ExtensionConfigurationException(invocation.get().source() + " runs the class "
+            + "in several modes, but ControllerTestExtension.builder().withMode("
+            + explicit.mode() + ") registered for " + ownerClass.getName() + " fixes one mode. "
+            + "Fix: remove one of them (list the modes in @AcrossModes, or drop @AcrossModes to "
+            + "run in one mode).");
+      }
+      Resolved<Mode> mode = invocation
+          .map(i -> new Resolved<>(i.mode(), i.source()))
+          .orElseGet(() -> config.resolve(ControllerTestConfig.MODE, explicit.mode(),
+              "ControllerTestExtension.builder().withMode(..)"));
+      return new ClusterSpec(mode, ServerConfig.resolve(mode.value(), config),
           config.resolve(ControllerTestConfig.ISOLATION, explicit.isolation(),
               "ControllerTestExtension.builder().withIsolation(..)"),
           explicit.crds(), explicit.resources(), explicit.crdObjects(), explicit.objects(),
@@ -201,11 +273,21 @@ final class ScopeResolution {
           "ControllerTestExtension.builder() registered for " + ownerClass.getName());
     }
     // innermost first: each attribute comes from the innermost annotation that sets it
-    List<Class<?>> chain = classChain(owner);
+    List<Class<?>> chain = classChain(root);
     Collections.reverse(chain);
     List<Class<?>> annotated = chain.stream()
         .filter(c -> AnnotationSupport.findAnnotation(c, ControllerTest.class).isPresent())
         .collect(Collectors.toList());
+    Resolved<Mode> mode;
+    if (invocation.isPresent()) {
+      mode = new Resolved<>(invocation.get().mode(), invocation.get().source());
+    } else {
+      Optional<Class<?>> modeFrom = annotated.stream()
+          .filter(c -> annotation(c).mode() != Mode.DEFAULT).findFirst();
+      mode = config.resolve(ControllerTestConfig.MODE,
+          modeFrom.map(c -> annotation(c).mode()).orElse(null),
+          modeFrom.map(c -> "@ControllerTest on " + c.getName()).orElse(null));
+    }
     Optional<Class<?>> isolationFrom = annotated.stream()
         .filter(c -> annotation(c).isolation() != Isolation.DEFAULT).findFirst();
     Resolved<Isolation> isolation = config.resolve(ControllerTestConfig.ISOLATION,
@@ -214,8 +296,9 @@ final class ScopeResolution {
     List<ResourceLocation> crds = locations(annotated, "crds", ControllerTest::crds);
     List<ResourceLocation> resources =
         locations(annotated, "resources", ControllerTest::resources);
-    return new ClusterSpec(isolation, crds, resources, List.of(), List.of(),
-        UnaryOperator.identity(), "@ControllerTest on " + ownerClass.getName());
+    return new ClusterSpec(mode, ServerConfig.resolve(mode.value(), config), isolation, crds,
+        resources, List.of(), List.of(), UnaryOperator.identity(),
+        "@ControllerTest on " + ownerClass.getName());
   }
 
   private static ControllerTest annotation(Class<?> type) {

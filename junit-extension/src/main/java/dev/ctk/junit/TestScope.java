@@ -1,28 +1,26 @@
 package dev.ctk.junit;
 
-import dev.ctk.fake.FakeCluster;
-
 /**
- * What one test method, or one class of a per-class scope, holds: a cluster (owned, or borrowed from
- * the enclosing class scope) and a {@link ControllerHarness} whose parent is the enclosing scope's
- * harness. Stored in the store of its own JUnit context, which closes it when that test (or class)
- * ends: first the harness's controllers, then an owned cluster. A borrowed cluster stays open for the
- * scope that owns it.
+ * What one test method, or one class of a per-class scope, holds: a {@link TestCluster} (a fake
+ * cluster or a namespace on a real server; owned, or borrowed from the enclosing class scope) and a
+ * {@link ControllerHarness} whose parent is the enclosing scope's harness. Stored in the store of
+ * its own JUnit context, which closes it when that test (or class) ends: first the harness's
+ * controllers, then an owned cluster. A borrowed cluster stays open for the scope that owns it.
  */
 final class TestScope implements AutoCloseable {
 
-  private final FakeCluster cluster;
+  private final TestCluster cluster;
   private final boolean ownsCluster;
   private final ControllerHarness harness;
 
-  private TestScope(FakeCluster cluster, boolean ownsCluster, ControllerHarness parentHarness) {
+  private TestScope(TestCluster cluster, boolean ownsCluster, ControllerHarness parentHarness) {
     this.cluster = cluster;
     this.ownsCluster = ownsCluster;
     this.harness = new ControllerHarness(cluster, parentHarness);
   }
 
   /** A scope that owns a new cluster and closes it after its controllers. */
-  static TestScope owning(FakeCluster cluster) {
+  static TestScope owning(TestCluster cluster) {
     return new TestScope(cluster, true, null);
   }
 
@@ -31,7 +29,7 @@ final class TestScope implements AutoCloseable {
     return new TestScope(enclosing.cluster, false, enclosing.harness);
   }
 
-  FakeCluster cluster() {
+  TestCluster cluster() {
     return cluster;
   }
 

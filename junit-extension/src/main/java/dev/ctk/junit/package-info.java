@@ -1,34 +1,56 @@
 /**
  * The JUnit Jupiter adapter over ctk's engines: {@link dev.ctk.junit.ControllerTest @ControllerTest}
- * (or {@link dev.ctk.junit.ControllerTestExtension#builder()}) starts an embedded fake API server per
- * test method (or per class), injects {@code KubernetesClient}, {@link dev.ctk.fake.FakeCluster},
- * {@link dev.ctk.fake.EventInjector} and {@link dev.ctk.junit.ControllerHarness} parameters, closes
- * harnessed controllers and then the cluster after each test, and reports the controllers' state
- * (work queue, reconcile counts, last reconcile per key) when a test fails.
+ * (or {@link dev.ctk.junit.ControllerTestExtension#builder()}) runs a test class against an embedded
+ * fake API server per test method (or per class), or, in a real mode, against a real kube-apiserver
+ * (local binaries, containers or an existing cluster) shared by the JVM, with a fresh namespace per
+ * test (or class). It injects {@code KubernetesClient}, {@link dev.ctk.fake.FakeCluster}, {@link
+ * dev.ctk.fake.EventInjector} and {@link dev.ctk.junit.ControllerHarness} parameters, closes harnessed
+ * controllers and then the cluster (or namespace) after each test, and reports the controllers'
+ * state (work queue, reconcile counts, last reconcile per key), the mode, the server and the
+ * namespace when a test fails. {@link dev.ctk.junit.AcrossModes @AcrossModes} runs one class body
+ * in several modes; {@link dev.ctk.junit.EnabledIfEnvtestAvailable @EnabledIfEnvtestAvailable}
+ * skips (or, with {@code ctk.require-envtest=true}, fails) tests whose real server is not available.
  *
  * <pre>{@code
  * @ControllerTest
+ * @AcrossModes   // fake, then envtest
  * class ConfigMapControllerTest {
  *   @Test
  *   void reconciles(KubernetesClient client, ControllerHarness harness) {
  *     Controller controller = harness.start(MyController.create(client));
- *     client.configMaps().resource(configMap("web")).create();
- *     assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
+ *     client.configMaps().resource(configMap("web")).create();   // in the test's namespace
+ *     assertThat(controller).within(ofSeconds(5))
+ *         .hasReconciledSuccessfully(harness.namespace() + "/web");
  *   }
  * }
  * }</pre>
  *
- * <p>Lifecycle: a per-method cluster is closed when its test ends, a per-class cluster when its class
- * ends; controllers started through a {@link dev.ctk.junit.ControllerHarness} are closed first (in
- * reverse start order), so a reconcile still running at the end of a test can still use the client.
- * {@code ControllerHarness.start} returns once the controller's caches synced and its informers'
- * watches are open.
+ * <p>Lifecycle: a per-method cluster (or namespace) is closed when its test ends, a per-class one
+ * when its class (in each mode) ends; controllers started through a {@link
+ * dev.ctk.junit.ControllerHarness} are closed first (in reverse start order), so a reconcile still
+ * running at the end of a test can still use the client. {@code ControllerHarness.start} returns once
+ * the controller's caches synced and its informers' watches are open. A real server is started once
+ * per JVM and configuration and stopped when the JVM ends.
  *
  * <p>What it does NOT do (yet):
  *
  * <ul>
- *   <li>Fake mode only: there is no {@code ctk.mode}; a real kube-apiserver (envtest, a container or
- *       an existing cluster) comes with issue 4.
+ *   <li>Real modes are not the fake: a bare kube-apiserver (envtest, apiserver + etcd containers) runs
+ *       no controllers (no garbage collector, no namespace controller, no ReplicaSets from
+ *       Deployments, no default ServiceAccount); synthetic watch events ({@code EventInjector.emit*})
+ *       and {@code FakeCluster} exist in fake mode only and fail with a message in the others;
+ *       {@code withClusterCustomizer(..)} is not called in real modes; {@code status} in seeded
+ *       objects is dropped by a real server for kinds with a status subresource (the fake keeps it).
+ *   <li>Real-mode isolation is by namespace only: cluster-scoped objects a test creates (CRDs, other
+ *       namespaces, ClusterRoles) stay on the shared server for later tests and classes; seeded
+ *       objects that name a namespace other than {@code default} are created there and not cleaned
+ *       up; controllers that watch all namespaces see the other tests' namespaces while they exist
+ *       (run tests that share a real server in parallel only if they tolerate that). CRDs are
+ *       installed once per server: two classes with different versions of one CRD see the last
+ *       one installed.
+ *   <li>In {@code @AcrossModes} classes JUnit runs {@code @BeforeAll}/{@code @AfterAll} once for all
+ *       modes, so nothing is injected there; Surefire's XML names the invocations by index ({@code
+ *       [1]}, {@code [2]}), only the display names say the mode.
  *   <li>No field injection: only parameters of test, lifecycle methods and constructors, and only the
  *       four types above (exact types: not {@code NamespacedKubernetesClient}, not subclasses). Other
  *       parameter types are left to other resolvers.
@@ -44,7 +66,8 @@
  *       interrupts them; a reconcile that ignores interrupts can leave a daemon worker thread
  *       running after its test (the controller logs it, with the fix).
  *   <li>Closing relies on JUnit closing {@code AutoCloseable} store values (on by default in JUnit 6;
- *       {@code junit.jupiter.extensions.store.close.autocloseable.enabled=false} would leak clusters).
+ *       {@code junit.jupiter.extensions.store.close.autocloseable.enabled=false} would leak clusters
+ *       and namespaces).
  *   <li>A builder-made extension and {@code @ControllerTest}, or two builder-made extensions, in one
  *       chain of enclosing classes are refused, not merged.
  *   <li>No virtual time and no fault injection (issue 6); informers a test makes itself are its own

@@ -156,10 +156,14 @@ class ControllerHarnessTest {
         .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class)
             .orElseThrow().getKeyValuePairs())
         .collect(Collectors.toList());
-    assertThat(entries).containsExactly(Map.of("ctk.controller.report-probe", report));
-    // AND printed to standard error
+    String where = "fake mode, ctk fake API server at " + FailsWithAController.url
+        + ", namespace default";
+    assertThat(entries).containsExactly(Map.of("ctk.cluster", where),
+        Map.of("ctk.controller.report-probe", report));
+    // AND printed to standard error, with the mode, the server and the namespace
     assertThat(stderr.toString(StandardCharsets.UTF_8))
-        .contains("[ctk] fails(KubernetesClient, ControllerHarness) failed; " + report + "\n");
+        .contains("[ctk] fails(KubernetesClient, ControllerHarness) failed (" + where + "); "
+            + report + "\n");
   }
 
   @Test
@@ -175,7 +179,7 @@ class ControllerHarnessTest {
   void should_refuse_to_start_a_controller_after_the_test_is_over() {
     // GIVEN a harness whose test is over
     try (FakeCluster cluster = FakeCluster.start()) {
-      ControllerHarness harness = new ControllerHarness(cluster, null);
+      ControllerHarness harness = new ControllerHarness(new FakeTestCluster(cluster), null);
       harness.close();
       Controller controller = controller(cluster.client(), "late");
       // WHEN
@@ -369,8 +373,11 @@ class ControllerHarnessTest {
   @ControllerTest
   static class FailsWithAController {
 
+    static volatile String url;
+
     @Test
     void fails(KubernetesClient client, ControllerHarness harness) {
+      url = harness.cluster().url();
       Controller controller = harness.start(controller(client, "report-probe"));
       create(client, "web");
       create(client, "bad");

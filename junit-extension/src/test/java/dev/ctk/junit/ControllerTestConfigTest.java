@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.junit.ControllerTest.Mode;
 import dev.ctk.junit.ControllerTestConfig.Resolved;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -97,5 +99,121 @@ class ControllerTestConfigTest {
   @Test
   void should_derive_the_environment_variable_from_the_property() {
     assertThat(ControllerTestConfig.ISOLATION.environmentVariable()).isEqualTo("CTK_ISOLATION");
+  }
+
+  @Test
+  void should_default_the_mode_to_fake() {
+    // WHEN
+    Resolved<Mode> resolved = config(Map.of(), Map.of())
+        .resolve(ControllerTestConfig.MODE, null, "unused");
+    // THEN
+    assertThat(resolved).isEqualTo(new Resolved<>(Mode.FAKE, "default"));
+  }
+
+  @Test
+  void should_read_the_mode_in_any_case_with_dashes_or_underscores() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of(), Map.of("CTK_MODE", "Existing-Cluster"));
+    // WHEN
+    Resolved<Mode> resolved = config.resolve(ControllerTestConfig.MODE, null, "unused");
+    // THEN
+    assertThat(resolved).isEqualTo(
+        new Resolved<>(Mode.EXISTING_CLUSTER, "environment variable CTK_MODE"));
+  }
+
+  @Test
+  void should_take_the_mode_property_over_the_environment() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of("ctk.mode", "container"),
+        Map.of("CTK_MODE", "envtest"));
+    // WHEN
+    Resolved<Mode> resolved = config.resolve(ControllerTestConfig.MODE, null, "unused");
+    // THEN
+    assertThat(resolved).isEqualTo(
+        new Resolved<>(Mode.CONTAINER, "configuration parameter ctk.mode"));
+  }
+
+  @Test
+  void should_name_the_modes_allowed_in_the_message_of_an_invalid_mode() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of(), Map.of("CTK_MODE", "envtst"));
+    // WHEN
+    ExtensionConfigurationException error = catchThrowableOfType(
+        ExtensionConfigurationException.class,
+        () -> config.resolve(ControllerTestConfig.MODE, null, "unused"));
+    // THEN
+    assertThat(error).hasMessage("Invalid value \"envtst\" from the environment variable "
+        + "CTK_MODE. Expected one of: fake, envtest, container, existing_cluster. Fix the value, "
+        + "or remove it to get the default (fake).");
+  }
+
+  @Test
+  void should_read_a_list_of_modes() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of("ctk.modes", " Fake , existing-cluster"),
+        Map.of());
+    // WHEN
+    Resolved<List<Mode>> resolved = config.resolve(ControllerTestConfig.MODES, null, "unused");
+    // THEN
+    assertThat(resolved).isEqualTo(new Resolved<>(List.of(Mode.FAKE, Mode.EXISTING_CLUSTER),
+        "configuration parameter ctk.modes"));
+  }
+
+  @Test
+  void should_refuse_a_list_that_repeats_a_mode() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of("ctk.modes", "fake,fake"), Map.of());
+    // WHEN
+    ExtensionConfigurationException error = catchThrowableOfType(
+        ExtensionConfigurationException.class,
+        () -> config.resolve(ControllerTestConfig.MODES, null, "unused"));
+    // THEN
+    assertThat(error).hasMessage("Invalid value \"fake,fake\" from the JUnit configuration "
+        + "parameter ctk.modes (junit-platform.properties, -D or the launcher). Expected a "
+        + "comma-separated list of distinct modes among: fake, envtest, container, "
+        + "existing_cluster. Fix the value, or remove it to get the default (fake,envtest).");
+  }
+
+  @Test
+  void should_read_require_envtest_from_the_environment() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of(), Map.of("CTK_REQUIRE_ENVTEST", "TRUE"));
+    // WHEN
+    Resolved<Boolean> resolved =
+        config.resolve(ControllerTestConfig.REQUIRE_ENVTEST, null, "unused");
+    // THEN
+    assertThat(resolved).isEqualTo(
+        new Resolved<>(true, "environment variable CTK_REQUIRE_ENVTEST"));
+  }
+
+  @Test
+  void should_derive_environment_variables_with_dashes_as_underscores() {
+    assertThat(List.of(ControllerTestConfig.REQUIRE_ENVTEST, ControllerTestConfig.KUBE_CONTEXT,
+        ControllerTestConfig.CONTAINER_LOCAL_IMAGE, ControllerTestConfig.ENVTEST_VERSION))
+        .extracting(ControllerTestConfig.Setting::environmentVariable)
+        .containsExactly("CTK_REQUIRE_ENVTEST", "CTK_KUBE_CONTEXT", "CTK_CONTAINER_LOCAL_IMAGE",
+            "CTK_ENVTEST_VERSION");
+  }
+
+  @Test
+  void should_keep_free_text_settings_as_written_and_leave_them_unset_by_default() {
+    // GIVEN
+    ControllerTestConfig config = config(Map.of("ctk.kube-context", " kind-ci "), Map.of());
+    // WHEN / THEN
+    assertThat(config.resolve(ControllerTestConfig.KUBE_CONTEXT, null, "unused"))
+        .isEqualTo(new Resolved<>("kind-ci", "configuration parameter ctk.kube-context"));
+    assertThat(config.resolve(ControllerTestConfig.KUBECONFIG, null, "unused"))
+        .isEqualTo(new Resolved<>(null, "default"));
+  }
+
+  @Test
+  void should_read_the_envtest_assets_only_from_the_configuration_parameter() {
+    // GIVEN LocalApiServer reads CTK_ENVTEST_ASSETS itself, in its discovery order
+    ControllerTestConfig config = config(Map.of(), Map.of("CTK_ENVTEST_ASSETS", "/opt/k8s"));
+    // WHEN
+    Resolved<String> resolved =
+        config.resolveParameterOnly(ControllerTestConfig.ENVTEST_ASSETS);
+    // THEN
+    assertThat(resolved).isEqualTo(new Resolved<>(null, "default"));
   }
 }

@@ -90,7 +90,7 @@ class IsolationTest {
     });
     // THEN
     assertAllPassed(results, 3);
-    assertThat(reads).containsExactly("CTK_ISOLATION");
+    assertThat(reads).containsExactly("CTK_MODE", "CTK_ISOLATION");
   }
 
   @Test

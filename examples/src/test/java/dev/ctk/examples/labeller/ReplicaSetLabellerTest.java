@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.ObjectKey;
+import dev.ctk.junit.AcrossModes;
 import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -19,7 +20,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+/** Runs in fake mode and against a real kube-apiserver (envtest), in the client's namespace. */
 @ControllerTest
+@AcrossModes
 class ReplicaSetLabellerTest {
 
   @Test
@@ -29,13 +32,13 @@ class ReplicaSetLabellerTest {
     // WHEN
     client.resource(replicaSet("web")).create();
     // THEN
-    await("ReplicaSet default/web labelled hello=world").atMost(ofSeconds(5)).untilAsserted(() ->
-        assertThat(client.apps().replicaSets().inNamespace("default").withName("web").get().getMetadata().getLabels())
+    await("ReplicaSet web labelled hello=world").atMost(ofSeconds(5)).untilAsserted(() ->
+        assertThat(labels(client, "web"))
             .containsEntry("hello", "world")
             .containsEntry("app", "web"));
     assertThat(controller).within(ofSeconds(5)).isIdle();
     // its own label patch comes back as an update event, which the predicate drops: one reconcile only
-    assertThat(controller).hasReconcileCount("default/web", 1);
+    assertThat(controller).hasReconcileCount(harness.namespace() + "/web", 1);
   }
 
   @Test
@@ -45,7 +48,7 @@ class ReplicaSetLabellerTest {
     client.resource(replicaSet("web")).create();
     await().atMost(ofSeconds(5)).until(() -> labels(client, "web").containsKey("hello"));
     // WHEN
-    client.apps().replicaSets().inNamespace("default").withName("web").edit(rs -> {
+    client.apps().replicaSets().withName("web").edit(rs -> {
       rs.getMetadata().getLabels().remove("hello");
       return rs;
     });
@@ -57,7 +60,8 @@ class ReplicaSetLabellerTest {
   @Test
   void many_pod_events_for_one_replicaset_reconcile_it_once(KubernetesClient client, ControllerHarness harness)
       throws Exception {
-    // GIVEN a reconcile of default/web that the test holds open
+    // GIVEN a reconcile of <namespace>/web that the test holds open
+    String web = harness.namespace() + "/web";
     CountDownLatch release = new CountDownLatch(1);
     Controller controller = harness.start(ReplicaSetLabeller.create(client, reconciler -> key -> {
       if (!release.await(10, TimeUnit.SECONDS)) {
@@ -65,35 +69,35 @@ class ReplicaSetLabellerTest {
       }
       return reconciler.reconcile(key);
     }));
-    ReplicaSet web = client.resource(replicaSet("web")).create();
-    await("default/web in flight").atMost(ofSeconds(5))
-        .until(() -> controller.workQueue().stats().inFlightKeys().contains("default/web"));
+    ReplicaSet replicaSet = client.resource(replicaSet("web")).create();
+    await(web + " in flight").atMost(ofSeconds(5))
+        .until(() -> controller.workQueue().stats().inFlightKeys().contains(web));
     long addsBefore = controller.workQueue().stats().adds();
 
     // WHEN 20 Pods of that ReplicaSet appear while it is being reconciled
     for (int i = 0; i < 20; i++) {
-      client.resource(podOwnedBy(web, "web-" + i)).create();
+      client.resource(podOwnedBy(replicaSet, "web-" + i)).create();
     }
-    await("20 Pod events enqueued default/web").atMost(ofSeconds(5))
+    await("20 Pod events enqueued " + web).atMost(ofSeconds(5))
         .until(() -> controller.workQueue().stats().adds() - addsBefore >= 20);
-    // while default/web is in flight, the 20 adds only mark it dirty: nothing is queued behind it
+    // while web is in flight, the 20 adds only mark it dirty: nothing is queued behind it
     assertThat(controller.workQueue()).hasDepth(0);
     release.countDown();
 
     // THEN: 20 events, one more reconcile (the first one was already running when they came)
     assertThat(controller).within(ofSeconds(5)).isIdle();
-    assertThat(controller).hasReconcileCount("default/web", 2);
-    assertThat(controller.stats().reconcilesPerKey()).containsOnlyKeys(ObjectKey.parse("default/web"));
+    assertThat(controller).hasReconcileCount(web, 2);
+    assertThat(controller.stats().reconcilesPerKey()).containsOnlyKeys(ObjectKey.parse(web));
     assertThat(labels(client, "web")).containsEntry("hello", "world");
   }
 
   private static Map<String, String> labels(KubernetesClient client, String name) {
-    return client.apps().replicaSets().inNamespace("default").withName(name).get().getMetadata().getLabels();
+    return client.apps().replicaSets().withName(name).get().getMetadata().getLabels();
   }
 
   private static ReplicaSet replicaSet(String name) {
     return new ReplicaSetBuilder()
-        .withNewMetadata().withName(name).withNamespace("default").withLabels(Map.of("app", name)).endMetadata()
+        .withNewMetadata().withName(name).withLabels(Map.of("app", name)).endMetadata()
         .withNewSpec()
           .withReplicas(20)
           .withNewSelector().withMatchLabels(Map.of("app", name)).endSelector()
@@ -108,7 +112,7 @@ class ReplicaSetLabellerTest {
   private static Pod podOwnedBy(ReplicaSet owner, String name) {
     return new PodBuilder()
         .withNewMetadata()
-          .withName(name).withNamespace("default").withLabels(Map.of("app", owner.getMetadata().getName()))
+          .withName(name).withLabels(Map.of("app", owner.getMetadata().getName()))
           .addNewOwnerReference()
             .withApiVersion("apps/v1").withKind("ReplicaSet")
             .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid())

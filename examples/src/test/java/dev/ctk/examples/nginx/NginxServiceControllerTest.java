@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.Controller;
+import dev.ctk.junit.AcrossModes;
 import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -17,7 +18,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/**
+ * One body, every mode: {@code @AcrossModes} runs the class in fake mode and against a real kube-apiserver
+ * (envtest; {@code ctk.modes} / {@code CTK_MODES} choose others). Objects go into the client's namespace:
+ * {@code default} in fake mode, a fresh one per test on a real server. The garbage-collection test needs a
+ * garbage collector, which a bare kube-apiserver lacks: it lives in {@link NginxServiceControllerGarbageCollectionTest}.
+ */
 @ControllerTest
+@AcrossModes
 class NginxServiceControllerTest {
 
   @Test
@@ -38,7 +46,7 @@ class NginxServiceControllerTest {
     assertThat(service.getSpec().getSelector()).isEqualTo(Map.of("app", "nginx", "instance", "web"));
     assertThat(service.getSpec().getPorts()).extracting(ServicePort::getPort, ServicePort::getTargetPort)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(80, new IntOrString(80)));
-    assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
+    assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(harness.namespace() + "/web");
   }
 
   @Test
@@ -49,22 +57,9 @@ class NginxServiceControllerTest {
     client.resource(new DeploymentBuilder(nginxDeployment("redis", 6379))
         .editMetadata().withLabels(Map.of("app", "redis")).endMetadata().build()).create();
     // THEN
-    assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/redis");
+    assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(harness.namespace() + "/redis");
     assertThat(controller).within(ofSeconds(5)).isIdle();
-    assertThat(client.services().inNamespace("default").withName("redis").get()).isNull();
-  }
-
-  @Test
-  void the_service_is_garbage_collected_with_its_deployment(KubernetesClient client, ControllerHarness harness) {
-    // GIVEN
-    harness.start(NginxServiceController.create(client));
-    Deployment web = client.resource(nginxDeployment("web", 80)).create();
-    awaitService(client, "web");
-    // WHEN
-    client.resource(web).delete();
-    // THEN the fake's garbage collector follows the owner reference the controller set (a wrong uid would leave
-    // the Service behind until the controller's own delete; see NginxServiceControllerWithoutGarbageCollectionTest)
-    assertThat(client.services().inNamespace("default").withName("web").get()).isNull();
+    assertThat(client.services().withName("redis").get()).isNull();
   }
 
   @Test
@@ -74,11 +69,11 @@ class NginxServiceControllerTest {
     client.resource(nginxDeployment("web", 80)).create();
     awaitService(client, "web");
     // WHEN
-    client.apps().deployments().inNamespace("default").withName("web")
+    client.apps().deployments().withName("web")
         .edit(d -> new DeploymentBuilder(d).editMetadata().withLabels(Map.of("app", "apache")).endMetadata().build());
     // THEN
-    await("Service default/web deleted after its Deployment lost app=nginx").atMost(ofSeconds(5))
-        .until(() -> client.services().inNamespace("default").withName("web").get() == null);
+    await("Service web deleted after its Deployment lost app=nginx").atMost(ofSeconds(5))
+        .until(() -> client.services().withName("web").get() == null);
   }
 
   @Test
@@ -88,12 +83,12 @@ class NginxServiceControllerTest {
     client.resource(nginxDeployment("web", 80)).create();
     awaitService(client, "web");
     // WHEN the container port changes
-    client.apps().deployments().inNamespace("default").withName("web").edit(d -> {
+    client.apps().deployments().withName("web").edit(d -> {
       d.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts().get(0).setContainerPort(8080);
       return d;
     });
     // THEN
-    await("Service default/web to expose 8080").atMost(ofSeconds(5))
+    await("Service web to expose 8080").atMost(ofSeconds(5))
         .untilAsserted(() -> assertThat(awaitService(client, "web").getSpec().getPorts())
             .extracting(ServicePort::getPort).containsExactly(8080));
   }
@@ -105,24 +100,26 @@ class NginxServiceControllerTest {
     client.resource(nginxDeployment("web", 80)).create();
     awaitService(client, "web");
     // WHEN someone points the Service elsewhere
-    client.services().inNamespace("default").withName("web").edit(s -> {
+    client.services().withName("web").edit(s -> {
       s.getSpec().setSelector(Map.of("app", "elsewhere"));
       return s;
     });
     // THEN the Service's own watch event brings the owner back in line
-    await("Service default/web selector restored").atMost(ofSeconds(5))
+    await("Service web selector restored").atMost(ofSeconds(5))
         .untilAsserted(() -> assertThat(awaitService(client, "web").getSpec().getSelector())
             .isEqualTo(Map.of("app", "nginx", "instance", "web")));
   }
 
-  private static Service awaitService(KubernetesClient client, String name) {
-    return await("Service default/" + name + " to exist").atMost(ofSeconds(5))
-        .until(() -> client.services().inNamespace("default").withName(name).get(), s -> s != null);
+  /** Waits for a Service in the client's namespace (the test's). */
+  static Service awaitService(KubernetesClient client, String name) {
+    return await("Service " + client.getNamespace() + "/" + name + " to exist").atMost(ofSeconds(5))
+        .until(() -> client.services().withName(name).get(), s -> s != null);
   }
 
+  /** An nginx Deployment without a namespace: created in the client's namespace. */
   static Deployment nginxDeployment(String name, int port) {
     return new DeploymentBuilder()
-        .withNewMetadata().withName(name).withNamespace("default").withLabels(Map.of("app", "nginx")).endMetadata()
+        .withNewMetadata().withName(name).withLabels(Map.of("app", "nginx")).endMetadata()
         .withNewSpec()
           .withReplicas(1)
           .withNewSelector().withMatchLabels(Map.of("app", "nginx", "instance", name)).endSelector()

@@ -1,0 +1,95 @@
+package dev.ctk.junit;
+
+import dev.ctk.fake.EventInjector;
+import dev.ctk.junit.ControllerTest.Mode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+
+/**
+ * The {@link EventInjector} of the real modes: {@code add}, {@code update} and {@code delete} write
+ * through the API with the test's client (an object without a namespace goes into the test's
+ * namespace), so every watch and informer sees them as they would see any client's write. The
+ * synthetic {@code emit*} methods fail: a real kube-apiserver cannot send a watch event for an object
+ * it does not store.
+ */
+final class ApiEventTarget implements EventInjector.Target {
+
+  private final KubernetesClient client;
+  private final Mode mode;
+  private final String description;
+
+  ApiEventTarget(KubernetesClient client, Mode mode, String description) {
+    this.client = client;
+    this.mode = mode;
+    this.description = description;
+  }
+
+  @Override
+  public <T extends HasMetadata> T add(T object) {
+    try {
+      return client.resource(withoutResourceVersion(object)).create();
+    } catch (KubernetesClientException e) {
+      throw failure("add", object, e);
+    }
+  }
+
+  /** Unconditional, like the fake's: the object's resourceVersion is ignored (the current is used). */
+  @Override
+  public <T extends HasMetadata> T update(T object) {
+    try {
+      return client.resource(withoutResourceVersion(object)).update();
+    } catch (KubernetesClientException e) {
+      throw failure("update", object, e);
+    }
+  }
+
+  @Override
+  public void delete(HasMetadata object) {
+    List<?> deleted;
+    try {
+      deleted = client.resource(object).delete();
+    } catch (KubernetesClientException e) {
+      throw failure("delete", object, e);
+    }
+    if (deleted.isEmpty()) {
+      throw new IllegalStateException("EventInjector.delete(" + describe(object) + ") failed in "
+          + mode.configName() + " mode: there is no such object on " + description
+          + ". Fix: create it first (client or EventInjector.add), or check its namespace and "
+          + "name.");
+    }
+  }
+
+  @Override
+  public void emit(String method, String eventType, HasMetadata object, String resourceVersion) {
+    throw new UnsupportedOperationException(method + " is fake-mode only: a real kube-apiserver "
+        + "cannot send a watch event for an object it does not store; this test runs in "
+        + mode.configName() + " mode, against " + description + ". Fix: use add, update or "
+        + "delete (they write through the API in every mode), or move this test to a class that "
+        + "runs in fake mode only (@ControllerTest(mode = Mode.FAKE)).");
+  }
+
+  private static <T extends HasMetadata> T withoutResourceVersion(T object) {
+    T copy = ClusterSpec.copy(object);
+    if (copy.getMetadata() != null) {
+      copy.getMetadata().setResourceVersion(null);
+    }
+    return copy;
+  }
+
+  private IllegalStateException failure(String method, HasMetadata object,
+      KubernetesClientException e) {
+    return new IllegalStateException("EventInjector." + method + "(" + describe(object)
+        + ") failed in " + mode.configName() + " mode, against " + description + ": "
+        + e.getCode() + " " + (e.getStatus() == null ? "" : e.getStatus().getReason() + ": ")
+        + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()), e);
+  }
+
+  private String describe(HasMetadata object) {
+    String namespace = object.getMetadata() == null ? null : object.getMetadata().getNamespace();
+    String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+    return object.getKind() + " " + (namespace == null ? client.getNamespace() : namespace) + "/"
+        + name;
+  }
+}

@@ -1,0 +1,189 @@
+package dev.ctk.junit;
+
+import static dev.ctk.junit.EngineRuns.assertAllPassed;
+import static dev.ctk.junit.EngineRuns.onlyFailure;
+import static dev.ctk.junit.EngineRuns.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.ExistingCluster;
+import dev.ctk.envtest.LocalApiServer;
+import dev.ctk.junit.ControllerTest.Mode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.Event;
+
+/**
+ * A real mode that is not available: skipped with the reason (the message that says what was tried
+ * and the fix), or failed with that message when {@code ctk.require-envtest=true}; with {@code
+ * @ControllerTest} alone and with {@code @EnabledIfEnvtestAvailable}. Unavailability is made with a
+ * version no folder holds ({@code ctk.envtest.version=9.99}) and a kubeconfig that does not exist;
+ * the real environment is never read (see EngineRuns).
+ */
+class AvailabilityTest {
+
+  static final List<String> RAN = new CopyOnWriteArrayList<>();
+
+  /** The message of the server that cannot start, as LocalApiServer itself reports it. */
+  private final String noVersion999 = catchThrowableOfType(EnvtestException.class,
+      () -> LocalApiServer.builder().withVersion("9.99").build().start()).getMessage();
+
+  @BeforeEach
+  void forget() {
+    RAN.clear();
+  }
+
+  @Test
+  void should_skip_a_controller_test_whose_mode_is_not_available_with_the_reason() {
+    // WHEN
+    var results = run(EnvtestControllerTest.class, "ctk.envtest.version", "9.99");
+    // THEN
+    assertThat(skipReasons(results)).containsExactly(noVersion999);
+    assertThat(results.testEvents().started().count()).isZero();
+    assertThat(results.allEvents().failed().count()).isZero();
+  }
+
+  @Test
+  void should_fail_a_controller_test_whose_mode_is_not_available_when_required_by_parameter() {
+    // WHEN
+    var results = run(EnvtestControllerTest.class, "ctk.envtest.version", "9.99",
+        "ctk.require-envtest", "true");
+    // THEN
+    assertThat(onlyFailure(results)).isInstanceOf(EnvtestException.class)
+        .hasMessage(noVersion999);
+    assertThat(RAN).isEmpty();
+  }
+
+  @Test
+  void should_fail_a_controller_test_whose_mode_is_not_available_when_required_by_environment() {
+    // WHEN
+    var results = run(List.of(EnvtestControllerTest.class),
+        Map.of("CTK_REQUIRE_ENVTEST", "true")::get, "ctk.envtest.version", "9.99");
+    // THEN
+    assertThat(onlyFailure(results)).isInstanceOf(EnvtestException.class)
+        .hasMessage(noVersion999);
+  }
+
+  @Test
+  void should_skip_the_envtest_invocation_of_across_modes_and_run_the_fake_one() {
+    // WHEN
+    var results = run(InBothModes.class, "ctk.envtest.version", "9.99");
+    // THEN
+    assertThat(RAN).containsExactly("fake");
+    assertThat(skipReasons(results)).containsExactly(noVersion999);
+    assertThat(results.allEvents().failed().count()).isZero();
+  }
+
+  @Test
+  void should_skip_a_class_with_enabled_if_envtest_available_with_the_reason() {
+    // WHEN
+    var results = run(PlainClassNeedsEnvtest.class, "ctk.envtest.version", "9.99");
+    // THEN
+    assertThat(skipReasons(results)).containsExactly(noVersion999);
+    assertThat(RAN).isEmpty();
+  }
+
+  @Test
+  void should_run_a_class_with_enabled_if_envtest_available_when_envtest_is_available() {
+    // GIVEN this machine has the binaries
+    RealServerFixtures.serverOrSkip(Mode.ENVTEST);
+    // WHEN
+    var results = run(PlainClassNeedsEnvtest.class);
+    // THEN
+    assertAllPassed(results, 1);
+    assertThat(RAN).containsExactly("plain");
+  }
+
+  @Test
+  void should_fail_a_class_with_enabled_if_envtest_available_when_required() {
+    // WHEN
+    var results = run(PlainClassNeedsEnvtest.class, "ctk.envtest.version", "9.99",
+        "ctk.require-envtest", "true");
+    // THEN
+    assertThat(onlyFailure(results)).isInstanceOf(EnvtestException.class)
+        .hasMessage(noVersion999);
+    assertThat(RAN).isEmpty();
+  }
+
+  @Test
+  void should_skip_only_the_annotated_method() {
+    // WHEN
+    var results = run(OneMethodNeedsEnvtest.class, "ctk.envtest.version", "9.99");
+    // THEN
+    assertThat(RAN).containsExactly("without");
+    assertThat(skipReasons(results)).containsExactly(noVersion999);
+  }
+
+  @Test
+  void should_skip_existing_cluster_mode_without_a_kubeconfig_with_the_reason() {
+    // GIVEN
+    Path missing = Path.of("target", "no-such-kubeconfig").toAbsolutePath();
+    String reason = catchThrowableOfType(EnvtestException.class,
+        () -> ExistingCluster.fromKubeconfig(missing, null)).getMessage();
+    // WHEN
+    var results = run(ExistingClusterControllerTest.class, "ctk.kubeconfig", missing.toString());
+    // THEN
+    assertThat(skipReasons(results)).containsExactly(reason);
+  }
+
+  static List<String> skipReasons(EngineExecutionResults results) {
+    return results.allEvents().skipped().stream().map(Event::getPayload)
+        .map(p -> p.map(String::valueOf).orElse("<no reason>")).toList();
+  }
+
+  @Fixture
+  @ControllerTest(mode = Mode.ENVTEST)
+  static class EnvtestControllerTest {
+
+    @Test
+    void test(ControllerHarness harness) {
+      RAN.add(harness.mode().configName());
+    }
+  }
+
+  @Fixture
+  @ControllerTest(mode = Mode.EXISTING_CLUSTER)
+  static class ExistingClusterControllerTest extends EnvtestControllerTest {}
+
+  @Fixture
+  @ControllerTest
+  @AcrossModes({Mode.FAKE, Mode.ENVTEST})
+  static class InBothModes {
+
+    @Test
+    void test(ControllerHarness harness) {
+      RAN.add(harness.mode().configName());
+    }
+  }
+
+  @Fixture
+  @EnabledIfEnvtestAvailable
+  static class PlainClassNeedsEnvtest {
+
+    @Test
+    void test() {
+      RAN.add("plain");
+    }
+  }
+
+  @Fixture
+  static class OneMethodNeedsEnvtest {
+
+    @Test
+    @EnabledIfEnvtestAvailable
+    void with() {
+      RAN.add("with");
+    }
+
+    @Test
+    void without() {
+      RAN.add("without");
+    }
+  }
+}
