@@ -93,6 +93,28 @@ class KubectlTest {
   }
 
   @Test
+  void deleteCascadeForeground_waitsForTheDependentsThenRemovesTheOwner() throws Exception {
+    // GIVEN a Deployment and a ConfigMap it owns, blocking its owner's deletion
+    Path deployment = Files.writeString(dir.resolve("deploy.yaml"), deploymentYaml("nginx:1"));
+    run("apply", "-f", deployment.toString());
+    String uid = run("get", "deployment", "web", "-o", "jsonpath={.metadata.uid}");
+    Path owned = Files.writeString(dir.resolve("owned.yaml"), """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: web-config
+          ownerReferences:
+          - {apiVersion: apps/v1, kind: Deployment, name: web, uid: %s, blockOwnerDeletion: true}
+        """.formatted(uid));
+    run("apply", "-f", owned.toString());
+    // WHEN kubectl deletes the owner in the foreground (and, by default, waits until it is gone)
+    String output = run("delete", "deployment", "web", "--cascade=foreground");
+    // THEN the fake's garbage collector removed the dependent first, then the owner, as a cluster does
+    assertThat(output).isEqualTo("deployment.apps \"web\" deleted\n");
+    assertThat(run("get", "deployments,configmaps", "-o", "name")).isEmpty();
+  }
+
+  @Test
   void getWatch_streamsEventsOverHttp() throws Exception {
     ProcessBuilder watchCommand = new ProcessBuilder(kubectl, "get", "configmaps", "--watch",
         "--output-watch-events", "-o", "jsonpath={.type} {.object.metadata.name}{\"\\n\"}").redirectErrorStream(true);

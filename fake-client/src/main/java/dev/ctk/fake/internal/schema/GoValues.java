@@ -1,7 +1,7 @@
 package dev.ctk.fake.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,25 +47,7 @@ final class GoValues {
 
   /** Go's {@code %v} of a float64: shortest digits, exponent form below 1e-4 and from 1e+06. */
   static String number(double value) {
-    if (value == 0) {
-      return "0";
-    }
-    if (Double.isNaN(value) || Double.isInfinite(value)) {
-      return Double.isNaN(value) ? "NaN" : (value > 0 ? "+Inf" : "-Inf");
-    }
-    BigDecimal decimal = new BigDecimal(Double.toString(value)).stripTrailingZeros();
-    String digits = decimal.unscaledValue().abs().toString();
-    int exponent = digits.length() - decimal.scale() - 1;
-    if (exponent < -4 || exponent >= 6) {
-      StringBuilder text = new StringBuilder(value < 0 ? "-" : "").append(digits.charAt(0));
-      if (digits.length() > 1) {
-        text.append('.').append(digits, 1, digits.length());
-      }
-      int magnitude = Math.abs(exponent);
-      return text.append('e').append(exponent < 0 ? '-' : '+').append(magnitude < 10 ? "0" : "")
-          .append(magnitude).toString();
-    }
-    return (value < 0 ? "-" : "") + decimal.abs().toPlainString();
+    return GoText.floatText(value);
   }
 
   /** Go's {@code %#v} of a decoded value: {@code map[string]interface {}{"a":1}}, {@code []interface {}{"x"}}. */
@@ -174,24 +156,7 @@ final class GoValues {
 
   /** Go's {@code %q} (and {@code strconv.Quote}). */
   static String quote(String text) {
-    StringBuilder out = new StringBuilder("\"");
-    text.codePoints().forEach(c -> {
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == 0x7f) {
-            out.append(String.format("\\x%02x", c));
-          } else {
-            out.appendCodePoint(c);
-          }
-        }
-      }
-    });
-    return out.append('"').toString();
+    return GoText.quote(text);
   }
 
   private static String jsonString(String text) {
