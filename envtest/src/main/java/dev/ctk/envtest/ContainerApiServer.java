@@ -3,6 +3,7 @@ package dev.ctk.envtest;
 import dev.ctk.envtest.internal.ContainerCluster;
 import dev.ctk.envtest.internal.ContainerClusters;
 import dev.ctk.envtest.internal.ContainerSpec;
+import dev.ctk.envtest.internal.ContainerStart;
 import dev.ctk.envtest.internal.FlagList;
 import io.fabric8.kubernetes.client.Config;
 import java.nio.file.Files;
@@ -56,9 +57,12 @@ import java.util.Set;
  * where Testcontainers guesses the Docker host wrong (e.g. inside a container) set {@code
  * TESTCONTAINERS_HOST_OVERRIDE=localhost}.
  *
- * <p>Every container and the network carry the label {@code dev.ctk.envtest=true} and
- * Testcontainers' session labels: {@link #close()}, a failed start, a JVM shutdown hook, and Ryuk
- * (when enabled, also after a crashed JVM) remove them. Thread-safe.
+ * <p>Every container and the network carry the label {@code dev.ctk.envtest=true} and the labels
+ * Testcontainers cleans up by: {@link #close()}, a failed start, and a JVM shutdown hook (also
+ * during a pull or a start: what exists is removed) remove them; Ryuk, when enabled, removes them
+ * after a crashed JVM. With Ryuk disabled, what a killed JVM left behind is removed at the next
+ * container start on the same host. Thread-safe; {@link #close()} during {@link #start()} makes
+ * the start give up and removes what it created.
  *
  * @since 0.1.0
  */
@@ -78,7 +82,9 @@ public final class ContainerApiServer implements ApiServer {
   private static boolean hookAdded;
 
   private final ContainerSpec spec;
+  private final Object startLock = new Object();
   private ContainerCluster cluster;
+  private ContainerStart starting;
   private boolean closed;
 
   private ContainerApiServer(ContainerSpec spec) {
@@ -128,26 +134,55 @@ public final class ContainerApiServer implements ApiServer {
 
   /**
    * Starts the containers and waits until the API server is ready ({@code /readyz} and namespace
-   * {@code default}); logs the cold start time at INFO. On failure nothing is left behind.
+   * {@code default}); logs the cold start time at INFO. On failure nothing is left behind. The
+   * JVM shutdown hook covers the start too: Ctrl-C or SIGTERM during a pull or a start removes what
+   * exists; so does {@link #close()} from another thread, and the start then fails.
    *
    * @return this server
    * @throws EnvtestException if Docker is not reachable, an image is missing and cannot be pulled,
-   *     a container exits while starting (with its exit code and last log lines), or start-up
-   *     takes longer than the start timeout
+   *     a container exits while starting (with its exit code and last log lines), start-up takes
+   *     longer than the start timeout, or {@link #close()} was called during the start
    * @throws IllegalStateException if the server was closed
    */
-  public synchronized ContainerApiServer start() {
-    if (closed) {
-      throw new IllegalStateException(
-          "This ContainerApiServer was closed; build a new one with ContainerApiServer.builder().");
-    }
-    if (cluster != null) {
+  public ContainerApiServer start() {
+    synchronized (startLock) {
+      ContainerStart progress;
+      synchronized (this) {
+        if (closed) {
+          throw new IllegalStateException(
+              "This ContainerApiServer was closed; build a new one with ContainerApiServer.builder().");
+        }
+        if (cluster != null) {
+          return this;
+        }
+        requireTestcontainers();
+        progress = new ContainerStart();
+        starting = progress;
+      }
+      register(this);
+      ContainerCluster started;
+      try {
+        started = ContainerClusters.start(spec, progress);
+      } catch (RuntimeException | Error e) {
+        synchronized (this) {
+          starting = null;
+        }
+        unregister(this);
+        throw e;
+      }
+      synchronized (this) {
+        starting = null;
+        if (!closed) {
+          cluster = started;
+          return this;
+        }
+      }
+      started.close();
+      unregister(this);
+      progress.cancel();
+      progress.throwIfCancelled();
       return this;
     }
-    requireTestcontainers();
-    cluster = ContainerClusters.start(spec);
-    register(this);
-    return this;
   }
 
   @Override
@@ -189,18 +224,27 @@ public final class ContainerApiServer implements ApiServer {
     return spec.variant() == ContainerSpec.Variant.K3S;
   }
 
-  /** Removes the containers and the network. Idempotent; never throws. */
+  /**
+   * Removes the containers and the network; during {@link #start()} (from another thread or the
+   * JVM shutdown hook) removes what the start has created so far and makes it give up.
+   * Idempotent; never throws.
+   */
   @Override
   public void close() {
     ContainerCluster toClose;
+    ContainerStart toCancel;
     synchronized (this) {
       closed = true;
       toClose = cluster;
+      toCancel = starting;
+    }
+    if (toCancel != null) {
+      toCancel.cancel();
     }
     if (toClose != null) {
       toClose.close();
-      unregister(this);
     }
+    unregister(this);
   }
 
   @Override

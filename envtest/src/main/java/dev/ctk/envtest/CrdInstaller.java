@@ -14,9 +14,9 @@ import java.util.Objects;
 /**
  * Installs CustomResourceDefinitions into a real API server and waits until they can be used:
  * condition {@code Established=True} and every served version listed by discovery (never a fixed
- * sleep). An existing CRD of the same name is updated. {@link #uninstall()} deletes what {@link
- * #install()} installed and waits until it is gone; {@link #close()} does so when {@link
- * Builder#withUninstallOnClose(boolean)} asked for it.
+ * sleep). An existing CRD of the same name is updated in place, and left on uninstall: {@link
+ * #uninstall()} deletes only the CRDs that {@link #install()} created and waits until they are
+ * gone; {@link #close()} does so when {@link Builder#withUninstallOnClose(boolean)} asked for it.
  *
  * <pre>{@code
  * try (KubernetesClient client = server.newClient();
@@ -44,7 +44,7 @@ public final class CrdInstaller implements AutoCloseable {
   private final List<CrdDocuments.Crd> crds;
   private final Duration timeout;
   private final boolean uninstallOnClose;
-  private final List<String> installed = new ArrayList<>();
+  private final List<String> created = new ArrayList<>();
 
   private CrdInstaller(
       KubernetesClient client, List<CrdDocuments.Crd> crds, Duration timeout, boolean uninstallOnClose) {
@@ -74,8 +74,8 @@ public final class CrdInstaller implements AutoCloseable {
   }
 
   /**
-   * Creates each CRD, or updates it when one of that name exists, then waits until every one is
-   * {@code Established} and served.
+   * Creates each CRD, or updates it in place when one of that name exists (such a CRD is not
+   * deleted by {@link #uninstall()}), then waits until every one is {@code Established} and served.
    *
    * @return the names of the CRDs installed, in source order
    * @throws EnvtestException if the server refuses a CRD (the message says which, from where, and
@@ -86,9 +86,8 @@ public final class CrdInstaller implements AutoCloseable {
     long start = System.nanoTime();
     CrdReadiness readiness = new CrdReadiness(client, timeout);
     for (CrdDocuments.Crd crd : crds) {
-      readiness.createOrUpdate(crd);
-      if (!installed.contains(crd.name())) {
-        installed.add(crd.name());
+      if (readiness.createOrUpdate(crd) && !created.contains(crd.name())) {
+        created.add(crd.name());
       }
     }
     for (CrdDocuments.Crd crd : crds) {
@@ -98,17 +97,18 @@ public final class CrdInstaller implements AutoCloseable {
   }
 
   /**
-   * Deletes the CRDs that {@link #install()} installed (their custom resources go with them) and
-   * waits until they are gone. Does nothing if nothing was installed.
+   * Deletes the CRDs that {@link #install()} created (their custom resources go with them) and
+   * waits until they are gone; CRDs that existed before and were only updated stay. Does nothing if
+   * nothing was created.
    *
    * @throws EnvtestException if a CRD is still there after the timeout
    */
   public void uninstall() {
-    if (installed.isEmpty()) {
+    if (created.isEmpty()) {
       return;
     }
-    new CrdReadiness(client, timeout).deleteAndAwaitGone(List.copyOf(installed));
-    installed.clear();
+    new CrdReadiness(client, timeout).deleteAndAwaitGone(List.copyOf(created));
+    created.clear();
   }
 
   /**

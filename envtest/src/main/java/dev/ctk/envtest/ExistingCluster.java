@@ -70,11 +70,33 @@ public final class ExistingCluster implements ApiServer {
    *     has no current context
    */
   public static ExistingCluster fromDefaultKubeconfig() {
-    return fromDefaultKubeconfig(System.getenv(), Path.of(System.getProperty("user.home")));
+    return fromDefaultKubeconfig((String) null);
+  }
+
+  /**
+   * A named context of the first file in {@code KUBECONFIG} (a path list) that exists, or of
+   * {@code ~/.kube/config} (files are not merged): a context without a path.
+   *
+   * <pre>{@code
+   * ApiServer cluster = ExistingCluster.fromDefaultKubeconfig("kind-ctk");
+   * }</pre>
+   *
+   * @param context the context name, or {@code null} for the file's current context
+   * @return the cluster
+   * @throws EnvtestException if no kubeconfig is found (the message lists where it looked), or it
+   *     has no such context (the message lists the contexts it has), or no current context
+   */
+  public static ExistingCluster fromDefaultKubeconfig(String context) {
+    return fromDefaultKubeconfig(System.getenv(), Path.of(System.getProperty("user.home")), context);
   }
 
   static ExistingCluster fromDefaultKubeconfig(Map<String, String> environment, Path home) {
-    return new ExistingCluster(KubeconfigFile.findDefault(environment, home), true);
+    return fromDefaultKubeconfig(environment, home, null);
+  }
+
+  static ExistingCluster fromDefaultKubeconfig(
+      Map<String, String> environment, Path home, String context) {
+    return new ExistingCluster(KubeconfigFile.findDefault(environment, home, context), true);
   }
 
   /**

@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The returned server's {@link ApiServer#close()} does nothing: other classes still use it.
  * Thread-safe: parallel test classes asking for the same key wait for one start; different keys
- * start in parallel. A start that fails is remembered: later callers with the same key get an
- * {@link EnvtestException} with the same message at once (the start is not retried for every
- * class). The key must name everything that makes servers differ (mode, version, images, flags).
+ * start in parallel. A start that fails is remembered: later callers with the same key get the
+ * same failure at once (the start is not retried for every class): a new {@link
+ * EnvtestException} with the same message and the first one as its cause, or any other exception
+ * (e.g. an {@link IllegalArgumentException} from a builder) rethrown as it is. The key must name everything that makes servers differ (mode, version, images, flags).
  *
  * @since 0.1.0
  */
@@ -56,7 +57,8 @@ public final class SharedApiServers {
    * @param starter starts the server (called at most once per key and JVM); must return a started
    *     server
    * @return the shared server; its {@code close()} does nothing
-   * @throws EnvtestException if this start, or an earlier one for the same key, failed
+   * @throws EnvtestException if this start, or an earlier one for the same key, failed with one
+   * @throws RuntimeException whatever else the starter threw, this time or an earlier time
    * @throws IllegalStateException if the JVM is shutting down
    */
   public static ApiServer get(String key, Supplier<? extends ApiServer> starter) {
@@ -134,8 +136,11 @@ public final class SharedApiServers {
         LOG.info("shared API server \"{}\": reused ({})", key, millis(System.nanoTime() - asked));
         return shared;
       }
-      if (failure != null) {
+      if (failure instanceof EnvtestException) {
         throw new EnvtestException(failure.getMessage(), failure);
+      }
+      if (failure != null) {
+        throw failure;
       }
       long start = System.nanoTime();
       ApiServer server;

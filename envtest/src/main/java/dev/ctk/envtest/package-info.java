@@ -24,8 +24,23 @@
  *       when the JVM dies).
  *   <li>Clean up after SIGKILL of the JVM beyond the processes: the children die within seconds,
  *       but the temporary folder {@code ctk-envtest-*} stays in {@code java.io.tmpdir}.
- *   <li>Share one server between JVMs, or reuse a server across test classes by itself (the JUnit
- *       extension does that).
+ *   <li>Share one server between JVMs. Within one JVM, {@link dev.ctk.envtest.SharedApiServers}
+ *       keeps one server per configuration key for whoever asks for it (the JUnit extension uses
+ *       it); the server classes themselves never reuse one on their own.
+ *   <li>Run k3s or the {@code registry.k8s.io} images on ctk's build machines: those variants of
+ *       {@link dev.ctk.envtest.ContainerApiServer} are tested for their commands and messages only;
+ *       the image built locally from envtest binaries is the container variant that runs there.
+ *   <li>Build a local image from anything but Linux binaries: the image is {@code FROM scratch},
+ *       and the shared libraries of dynamically linked binaries are found with {@code ldd}, which
+ *       must be installed.
+ *   <li>Verify the server's certificate on a remote Docker host: when Docker's published ports are
+ *       not on this machine, the client of a container server trusts any certificate and skips
+ *       hostname verification.
+ *   <li>Merge kubeconfig files: {@link dev.ctk.envtest.ExistingCluster} reads one file (a given
+ *       path, or the first file of {@code KUBECONFIG}, or {@code ~/.kube/config}), not the merged
+ *       {@code KUBECONFIG} list kubectl builds.
+ *   <li>Watch CRDs: {@link dev.ctk.envtest.CrdInstaller} polls every 100 ms until a CRD is
+ *       {@code Established} and served.
  * </ul>
  *
  * @since 0.1.0

@@ -8,11 +8,14 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
 
 /** A real kube-apiserver + etcd in containers, from the image built locally from envtest binaries. */
 class ContainerApiServerTest {
@@ -47,11 +50,13 @@ class ContainerApiServerTest {
 
   @Test
   void reports_the_version_of_the_binaries_and_a_bare_api_server() {
-    assertThat(server.version()).isEqualTo("v1.20.2");
+    String version = "v" + ContainerTestEnvironment.requireAssets().version();
+
+    assertThat(server.version()).isEqualTo(version);
     assertThat(server.runsClusterControllers()).isFalse();
     assertThat(server.url()).matches("https://localhost:\\d+");
     assertThat(server.description())
-        .isEqualTo("kube-apiserver v1.20.2 in container ctk-envtest-" + serverId + "-kube-apiserver"
+        .isEqualTo("kube-apiserver " + version + " in container ctk-envtest-" + serverId + "-kube-apiserver"
             + " (image " + localImageTag() + ", etcd image " + localImageTag() + ") at " + server.url());
   }
 
@@ -106,6 +111,19 @@ class ContainerApiServerTest {
   }
 
   @Test
+  void every_container_and_the_network_carry_the_labels_testcontainers_cleans_up_by() {
+    Map<String, String> cleanupFilter = new HashMap<>(DockerClientFactory.DEFAULT_LABELS);
+    cleanupFilter.put(DockerClientFactory.TESTCONTAINERS_SESSION_ID_LABEL, DockerClientFactory.SESSION_ID);
+    cleanupFilter.put(ContainerDocker.SERVER_LABEL, serverId);
+    ContainerDocker docker = ContainerDocker.connect();
+
+    assertThat(docker.containersLabelled(cleanupFilter))
+        .containsExactlyInAnyOrder(
+            "ctk-envtest-" + serverId + "-etcd", "ctk-envtest-" + serverId + "-kube-apiserver");
+    assertThat(docker.networksLabelled(cleanupFilter)).containsExactly("ctk-envtest-" + serverId);
+  }
+
+  @Test
   void close_removes_the_containers_and_the_network() {
     ContainerApiServer second = ContainerTestEnvironment.localImage().build().start();
     Matcher id = Pattern.compile("ctk-envtest-([0-9a-f]{8})-kube-apiserver").matcher(second.description());
@@ -123,7 +141,8 @@ class ContainerApiServerTest {
   private static String localImageTag() {
     Matcher image = Pattern.compile("\\(image (ctk-envtest:[^,]+),").matcher(server.description());
     assertThat(image.find()).isTrue();
-    assertThat(image.group(1)).matches("ctk-envtest:1\\.20\\.2-[0-9a-f]{12}");
+    assertThat(image.group(1))
+        .matches("ctk-envtest:" + Pattern.quote(ContainerTestEnvironment.requireAssets().version()) + "-[0-9a-f]{12}");
     return image.group(1);
   }
 

@@ -3,7 +3,6 @@ package dev.ctk.envtest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,14 +44,24 @@ class ContainerDockerUnreachableTest {
     command.add(System.getProperty("java.class.path"));
     command.add("-Duser.home=" + home);
     command.add(ContainerUnreachableMain.class.getName());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile());
+    Path stdoutFile = dir.resolve("stdout.txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectOutput(stdoutFile.toFile())
+            .redirectError(dir.resolve("stderr.txt").toFile());
     Map<String, String> environment = builder.environment();
     environment.remove("XDG_RUNTIME_DIR");
     environment.put("DOCKER_HOST", "unix://" + missing);
 
     Process child = builder.start();
-    String stdout = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child JVM finished").isTrue();
+    boolean finished;
+    try {
+      finished = child.waitFor(60, TimeUnit.SECONDS);
+    } finally {
+      child.destroyForcibly();
+    }
+    String stdout = Files.readString(stdoutFile);
+    assertThat(finished).as("child JVM finished within 60s; stdout: %s", stdout).isTrue();
 
     assertThat(stdout.lines().filter(line -> line.startsWith("MESSAGE:")))
         .as("stdout %s, stderr %s", stdout, dir.resolve("stderr.txt"))
@@ -69,21 +78,29 @@ class ContainerDockerUnreachableTest {
 
   private static void requireUnshare() throws IOException, InterruptedException {
     Process probe;
+    Path output = Files.createTempFile("ctk-unshare-", ".txt");
     try {
       probe =
           new ProcessBuilder("unshare", "-m", "sh", "-c", "mount --bind /dev/null " + DEFAULT_SOCKET)
               .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
               .start();
     } catch (IOException e) {
       Assumptions.abort(
           "needs unshare -m (util-linux, root) to hide " + DEFAULT_SOCKET + " from Testcontainers: " + e.getMessage());
       return;
     }
-    String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!probe.waitFor(10, TimeUnit.SECONDS) || probe.exitValue() != 0) {
+    boolean finished = probe.waitFor(10, TimeUnit.SECONDS);
+    if (!finished) {
+      probe.destroyForcibly();
+    }
+    String said = Files.readString(output).strip();
+    Files.delete(output);
+    if (!finished || probe.exitValue() != 0) {
       Assumptions.abort(
           "needs unshare -m with mount rights (root on Linux) to hide " + DEFAULT_SOCKET
-              + " from Testcontainers; here it said: " + output.strip());
+              + " from Testcontainers; here it "
+              + (finished ? "said: " + said : "did not finish within 10s"));
     }
   }
 }

@@ -1,11 +1,17 @@
 package dev.ctk.envtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.ctk.envtest.internal.ContainerDocker;
+import dev.ctk.envtest.internal.ContainerOrphans;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +21,12 @@ import org.junit.jupiter.api.Test;
  * no network behind.
  */
 class ContainerFailuresTest {
+
+  /**
+   * Events stored in an etcd where nothing listens: kube-apiserver waits for it (about 20s) and
+   * does not get ready meanwhile.
+   */
+  private static final String NO_ETCD = "--etcd-servers-overrides=/events#http://127.0.0.1:1";
 
   private List<String> containersBefore;
   private List<String> networksBefore;
@@ -37,7 +49,11 @@ class ContainerFailuresTest {
         failure.getMessage()
             .replaceAll("after \\d+\\.\\ds", "after <T>")
             .replaceAll("ctk-envtest-[0-9a-f]{8}-", "ctk-envtest-<ID>-")
-            .replaceAll("image ctk-envtest:1\\.20\\.2-[0-9a-f]{12}\\)", "image <LOCAL IMAGE>)");
+            .replaceAll(
+                "image ctk-envtest:"
+                    + Pattern.quote(ContainerTestEnvironment.requireAssets().version())
+                    + "-[0-9a-f]{12}\\)",
+                "image <LOCAL IMAGE>)");
     assertThat(message)
         .isEqualTo(
             "kube-apiserver container exited with code 1 after <T> while starting (container"
@@ -108,6 +124,63 @@ class ContainerFailuresTest {
                 + ".*\n"
                 + "The containers and the network were removed\\.");
     assertNothingLeft();
+  }
+
+  @Test
+  void close_during_start_removes_what_exists_and_start_gives_up() {
+    ContainerApiServer server =
+        ContainerTestEnvironment.localImage()
+            .withApiServerFlags(NO_ETCD)
+            .withStartTimeout(Duration.ofMinutes(5))
+            .build();
+    AtomicReference<Throwable> startFailure = new AtomicReference<>();
+    Thread starter = new Thread(() -> startFailure.set(catchThrowable(server::start)), "starter");
+    starter.start();
+    await("etcd and kube-apiserver containers to be created")
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> ContainerTestEnvironment.ctkContainers().size() == containersBefore.size() + 2);
+
+    server.close();
+
+    await("start() to give up").atMost(Duration.ofSeconds(30)).until(() -> !starter.isAlive());
+    assertThat(startFailure.get())
+        .isInstanceOf(EnvtestException.class)
+        .hasMessage(
+            "ContainerApiServer.close() was called while the server was starting (by the caller or the"
+                + " JVM shutdown hook); start() gave up and removed the containers and the network it had"
+                + " created.");
+    assertNothingLeft();
+  }
+
+  @Test
+  void sigterm_during_start_removes_what_exists() throws Exception {
+    Path assets = ContainerTestEnvironment.requireAssets().directory();
+    Process child =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                ContainerCrashMain.class.getName(),
+                assets.toString(),
+                NO_ETCD)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    ContainerDocker docker = ContainerDocker.connect();
+    String pid = Long.toString(child.pid());
+    try {
+      await("the child JVM to create its etcd and kube-apiserver containers")
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> docker.containersLabelled(ContainerOrphans.PID_LABEL, pid).size() == 2);
+
+      child.destroy();
+
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended after SIGTERM").isTrue();
+      assertThat(docker.containersLabelled(ContainerOrphans.PID_LABEL, pid)).isEmpty();
+      assertThat(docker.networksLabelled(ContainerOrphans.PID_LABEL, pid)).isEmpty();
+    } finally {
+      child.destroyForcibly();
+    }
   }
 
   private void assertNothingLeft() {

@@ -143,11 +143,15 @@ class CrdInstallerBuildTest {
         catchThrowableOfType(EnvtestException.class, () -> CrdInstaller.builder(nowhere).withPaths(file).build());
 
     assertThat(failure.getMessage())
-        .startsWith(
+        .isEqualTo(
             "Cannot install CRDs: " + file + ", document 1 (CRD widgets.ctk.example.com) does not fit the"
-                + " CustomResourceDefinition schema: ")
-        .contains("served")
-        .endsWith(". Fix the field named there.");
+                + " CustomResourceDefinition schema: Cannot deserialize value of type `java.lang.Boolean` from"
+                + " Array value (token `JsonToken.START_ARRAY`)  at [Source: UNKNOWN; byte offset: #UNKNOWN]"
+                + " (through reference chain: io.fabric8.kubernetes.api.model.apiextensions.v1"
+                + ".CustomResourceDefinition[\"spec\"]->io.fabric8.kubernetes.api.model.apiextensions.v1"
+                + ".CustomResourceDefinitionSpec[\"versions\"]->java.util.ArrayList[0]->io.fabric8.kubernetes"
+                + ".api.model.apiextensions.v1.CustomResourceDefinitionVersion[\"served\"]). Fix the field named"
+                + " there.");
   }
 
   @Test

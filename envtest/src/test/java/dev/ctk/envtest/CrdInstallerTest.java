@@ -107,12 +107,27 @@ class CrdInstallerTest {
   }
 
   @Test
-  void close_uninstalls_only_when_asked() {
-    try (CrdInstaller kept = CrdInstaller.builder(client).withClasspathResources("crds/widget.yaml").build()) {
-      kept.install();
-    }
-    assertThat(established("widgets.ctk.example.com")).isTrue();
+  void uninstall_leaves_a_crd_that_existed_before_and_was_only_updated() {
+    CrdInstaller.builder(client).withClasspathResources("crds/widget.yaml").build().install();
+    client.genericKubernetesResources(widgets()).inNamespace("default").resource(widget("kept", 1)).create();
+    CrdInstaller updating =
+        CrdInstaller.builder(client)
+            .withClasspathResources("crds/widget.yaml")
+            .withPaths(resource("crd-folder/b-gadgets.yml"))
+            .build();
+    updating.install();
 
+    updating.uninstall();
+
+    assertThat(established("widgets.ctk.example.com")).isTrue();
+    assertThat(client.genericKubernetesResources(widgets()).inNamespace("default").withName("kept").get())
+        .isNotNull();
+    assertThat(client.apiextensions().v1().customResourceDefinitions().withName("gadgets.ctk.example.com").get())
+        .isNull();
+  }
+
+  @Test
+  void close_uninstalls_only_when_asked() {
     try (CrdInstaller removed =
         CrdInstaller.builder(client)
             .withClasspathResources("crds/widget.yaml")
@@ -122,6 +137,11 @@ class CrdInstallerTest {
     }
     assertThat(client.apiextensions().v1().customResourceDefinitions().withName("widgets.ctk.example.com").get())
         .isNull();
+
+    try (CrdInstaller kept = CrdInstaller.builder(client).withClasspathResources("crds/widget.yaml").build()) {
+      kept.install();
+    }
+    assertThat(established("widgets.ctk.example.com")).isTrue();
   }
 
   @Test

@@ -83,14 +83,18 @@ class EnvtestAssetsTest {
 
     assertThatThrownBy(() -> find(missing, null))
         .isInstanceOf(EnvtestException.class)
-        .hasMessageStartingWith(
+        .hasMessage(
             "kube-apiserver and etcd not found. Looked in: withAssetsDirectory="
                 + missing
                 + " (no such folder), KUBEBUILDER_ASSETS="
                 + noEtcd
                 + " (no etcd), CTK_ENVTEST_ASSETS="
                 + notExecutable
-                + " (kube-apiserver not executable), ");
+                + " (kube-apiserver not executable), "
+                + defaultFoldersAndPath()
+                + FIX
+                + "`, then set KUBEBUILDER_ASSETS to the folder it prints; or run with"
+                + " -Dctk.mode=fake.");
   }
 
   @Test
@@ -98,7 +102,13 @@ class EnvtestAssetsTest {
     env.put("KUBEBUILDER_ASSETS", "");
 
     assertThatThrownBy(() -> find(null, null))
-        .hasMessageContaining("KUBEBUILDER_ASSETS=<unset>, ");
+        .hasMessage(
+            "kube-apiserver and etcd not found. Looked in: withAssetsDirectory=<unset>,"
+                + " KUBEBUILDER_ASSETS=<unset>, CTK_ENVTEST_ASSETS=<unset>, "
+                + defaultFoldersAndPath()
+                + FIX
+                + "`, then set KUBEBUILDER_ASSETS to the folder it prints; or run with"
+                + " -Dctk.mode=fake.");
   }
 
   @Test
@@ -152,8 +162,16 @@ class EnvtestAssetsTest {
     assets(root.resolve("1.21.0-linux-arm64"), "1.21.0");
 
     assertThatThrownBy(() -> find(null, null))
-        .hasMessageContaining(
-            root + "/* (no folder for linux-amd64, only 1.21.0-linux-arm64, 1.22.0-darwin-arm64), ");
+        .hasMessage(
+            "kube-apiserver and etcd not found. Looked in: withAssetsDirectory=<unset>,"
+                + " KUBEBUILDER_ASSETS=<unset>, CTK_ENVTEST_ASSETS=<unset>, "
+                + root
+                + "/* (no folder for linux-amd64, only 1.21.0-linux-arm64, 1.22.0-darwin-arm64), "
+                + home
+                + "/.cache/ctk/envtest/k8s/* (no folders), PATH=<unset>."
+                + FIX
+                + "`, then set KUBEBUILDER_ASSETS to the folder it prints; or run with"
+                + " -Dctk.mode=fake.");
   }
 
   @Test
@@ -217,8 +235,15 @@ class EnvtestAssetsTest {
 
     assertThat(find(folder, null).version()).isEqualTo("unknown");
     assertThatThrownBy(() -> find(folder, "1.20"))
-        .hasMessageContaining(
-            "withAssetsDirectory=" + folder + " (kube-apiserver --version named no version, not 1.20)");
+        .hasMessage(
+            "kube-apiserver 1.20 and etcd not found. Looked in: withAssetsDirectory="
+                + folder
+                + " (kube-apiserver --version named no version, not 1.20), KUBEBUILDER_ASSETS=<unset>,"
+                + " CTK_ENVTEST_ASSETS=<unset>, "
+                + defaultFoldersAndPath()
+                + FIX
+                + " 1.20.x`, then set KUBEBUILDER_ASSETS to the folder it prints; or run with"
+                + " -Dctk.mode=fake.");
   }
 
   @Test
@@ -227,6 +252,14 @@ class EnvtestAssetsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "withVersion(\"1.x.y\"): not a Kubernetes version. Pass one like 1.20, 1.20.x or 1.20.2.");
+  }
+
+  /** The end of the places list when setup-envtest's and ctk's folders are empty and PATH unset. */
+  private String defaultFoldersAndPath() {
+    return home
+        + "/.local/share/kubebuilder-envtest/k8s/* (no folders), "
+        + home
+        + "/.cache/ctk/envtest/k8s/* (no folders), PATH=<unset>.";
   }
 
   private EnvtestAssets find(Path explicit, String version) {

@@ -3,7 +3,10 @@ package dev.ctk.envtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamedClusterBuilder;
+import io.fabric8.kubernetes.api.model.NamedContextBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;
@@ -57,6 +60,31 @@ class ExistingClusterTest {
   }
 
   @Test
+  void fromDefaultKubeconfig_with_a_context_picks_that_context_not_the_current_one() throws IOException {
+    ApiServer local = SharedLocalServer.get();
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    Config config = serialization.unmarshal(local.kubeconfig(), Config.class);
+    String localContext = config.getCurrentContext();
+    config.getClusters().add(
+        new NamedClusterBuilder().withName("nowhere").withNewCluster().withServer("https://127.0.0.1:1")
+            .endCluster().build());
+    config.getContexts().add(
+        new NamedContextBuilder().withName("nowhere").withNewContext().withCluster("nowhere")
+            .withUser(config.getContexts().get(0).getContext().getUser()).endContext().build());
+    config.setCurrentContext("nowhere");
+    Path file = Files.writeString(dir.resolve("two-contexts"), serialization.asYaml(config));
+
+    ExistingCluster cluster =
+        ExistingCluster.fromDefaultKubeconfig(Map.of("KUBECONFIG", file.toString()), dir, localContext);
+
+    assertThat(cluster.context()).isEqualTo(localContext).isNotEqualTo("nowhere");
+    assertThat(cluster.url()).isEqualTo(local.url());
+    assertThat(cluster.version()).isEqualTo(local.version());
+    assertThat(ExistingCluster.fromDefaultKubeconfig(Map.of("KUBECONFIG", file.toString()), dir, null).url())
+        .isEqualTo("https://127.0.0.1:1");
+  }
+
+  @Test
   void fromDefaultKubeconfig_falls_back_to_the_home_folder() throws IOException {
     Files.createDirectories(dir.resolve(".kube"));
     Files.writeString(dir.resolve(".kube/config"), kubeconfig("home", "home", "https://home:6443", null));
@@ -80,7 +108,8 @@ class ExistingClusterTest {
             "No kubeconfig found. Looked in: KUBECONFIG=" + variable + " (" + dir.resolve("a")
                 + ": no such file, " + dir.resolve("b") + ": no such file), " + dir.resolve(".kube/config")
                 + " (no such file). Set KUBECONFIG, pass a file to ExistingCluster.fromKubeconfig(path,"
-                + " context), or run with -Dctk.mode=envtest for a local API server.");
+                + " context) or the JUnit setting ctk.kubeconfig, or run with -Dctk.mode=envtest for a"
+                + " local API server.");
   }
 
   @Test
@@ -93,7 +122,8 @@ class ExistingClusterTest {
     assertThat(failure.getMessage())
         .isEqualTo(
             "kubeconfig " + file + " has no context \"prod\"; it has [kind-ctk]. Pick one of those"
-                + " (kubectl config get-contexts lists them).");
+                + " (kubectl config get-contexts lists them) in ExistingCluster.fromKubeconfig(path,"
+                + " context), fromDefaultKubeconfig(context) or the JUnit setting ctk.kube-context.");
   }
 
   @Test
@@ -105,8 +135,10 @@ class ExistingClusterTest {
 
     assertThat(failure.getMessage())
         .isEqualTo(
-            "kubeconfig " + file + " has no current-context. Name one: ExistingCluster.fromKubeconfig(path,"
-                + " \"<context>\") with one of [one], or kubectl config use-context <context>.");
+            "kubeconfig " + file + " has no current-context. Name one of [one] with"
+                + " ExistingCluster.fromKubeconfig(path, \"<context>\") or fromDefaultKubeconfig(\"<context>\"),"
+                + " or the JUnit settings ctk.kubeconfig / ctk.kube-context; or kubectl config use-context"
+                + " <context>.");
   }
 
   @Test
@@ -119,7 +151,8 @@ class ExistingClusterTest {
     assertThat(failure.getMessage())
         .isEqualTo(
             "kubeconfig " + file + " does not exist. Pass the file kubectl uses (kubectl config view"
-                + " --minify shows the context), or run with -Dctk.mode=envtest for a local API server.");
+                + " --minify shows the context) to ExistingCluster.fromKubeconfig(path, context) or the"
+                + " JUnit setting ctk.kubeconfig, or run with -Dctk.mode=envtest for a local API server.");
   }
 
   @Test

@@ -27,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** LocalApiServer on fake binaries (shell scripts): misuse, startup failures, no process left. */
 class LocalApiServerTest {
 
-  private static final String PORT_TAKEN_SCRIPT =
-      "echo 'failed to listen on 127.0.0.1:6443: listen tcp 127.0.0.1:6443: bind: address already"
-          + " in use'; exit 1";
+  private static final String PORT_TAKEN_LINE =
+      "failed to listen on 127.0.0.1:6443: listen tcp 127.0.0.1:6443: bind: address already in use";
+  private static final String PORT_TAKEN_SCRIPT = "echo '" + PORT_TAKEN_LINE + "'; exit 1";
 
   @TempDir Path assets;
 
@@ -75,10 +75,12 @@ class LocalApiServerTest {
     EnvtestException failure = catchThrowableOfType(EnvtestException.class, server::start);
 
     assertThat(normalized(failure.getMessage()))
-        .startsWith(
+        .isEqualTo(
             "kube-apiserver exited with code 3 after <t>s while starting ("
                 + apiServer
-                + "). Last 2 of its 3 log lines:\n  two\n  three\nFix what its log says");
+                + "). Last 2 of its 3 log lines:\n  two\n  three\nFix what its log says (flags given"
+                + " with withApiServerFlags(..) and withEtcdFlags(..) are on its command line), or run"
+                + " with -Dctk.mode=fake.");
     assertNothingLeft();
   }
 
@@ -103,33 +105,69 @@ class LocalApiServerTest {
   @Test
   void a_taken_free_port_is_tried_again_with_other_ports_then_gets_the_port_fix() {
     FakeBinaries.healthyEtcd(assets);
-    FakeBinaries.kubeApiServer(assets, "1.20.2", PORT_TAKEN_SCRIPT);
+    Path apiServer = FakeBinaries.kubeApiServer(assets, "1.20.2", PORT_TAKEN_SCRIPT);
     server = LocalApiServer.builder().withAssetsDirectory(assets).build();
 
     EnvtestException failure = catchThrowableOfType(EnvtestException.class, server::start);
 
-    assertThat(failure.getMessage())
-        .endsWith(
-            "bind: address already in use\nA port it needs is taken by another process: leave"
-                + " withSecurePort unset to get free ports, or stop the process that holds the port"
-                + " its log names.");
+    assertThat(normalized(failure.getMessage()).replaceAll("secure port \\d+ ", "secure port <port> "))
+        .isEqualTo(
+            "kube-apiserver exited with code 1 after <t>s while starting ("
+                + apiServer
+                + "). Its log (1 line):\n  "
+                + PORT_TAKEN_LINE
+                + "\nAnother process took a free port picked for kube-apiserver (last: secure port <port>"
+                + " or another port it needs) before kube-apiserver could bind it, with each of 3 sets"
+                + " of free ports. Stop the process that holds the port its log names, or run when"
+                + " fewer processes open ports on this machine.");
     assertThat(server.processIds()).as("etcd and kube-apiserver, three times").hasSize(6);
+    assertNothingLeft();
+  }
+
+  @Test
+  void a_taken_etcd_port_is_tried_again_and_named_as_etcds() {
+    Path etcd = FakeBinaries.etcd(assets, "echo '" + PORT_TAKEN_LINE + "'; exit 1");
+    FakeBinaries.kubeApiServer(assets, "1.20.2", "exit 0");
+    server = LocalApiServer.builder().withAssetsDirectory(assets).withSecurePort(FreePorts.pick(1)[0]).build();
+
+    EnvtestException failure = catchThrowableOfType(EnvtestException.class, server::start);
+
+    assertThat(normalized(failure.getMessage()).replaceAll("port \\d+", "port <port>"))
+        .isEqualTo(
+            "etcd exited with code 1 after <t>s while starting ("
+                + etcd
+                + "). Its log (1 line):\n  "
+                + PORT_TAKEN_LINE
+                + "\nAnother process took a free port picked for etcd (last: client port <port> or peer"
+                + " port <port>) before etcd could bind it, with each of 3 sets of free ports. Stop the"
+                + " process that holds the port its log names, or run when fewer processes open ports"
+                + " on this machine.");
+    assertThat(server.processIds()).as("etcd, three times").hasSize(3);
     assertNothingLeft();
   }
 
   @Test
   void a_taken_fixed_port_is_not_tried_again() {
     FakeBinaries.healthyEtcd(assets);
-    FakeBinaries.kubeApiServer(assets, "1.20.2", PORT_TAKEN_SCRIPT);
-    server =
-        LocalApiServer.builder()
-            .withAssetsDirectory(assets)
-            .withSecurePort(FreePorts.pick(1)[0])
-            .build();
+    Path apiServer = FakeBinaries.kubeApiServer(assets, "1.20.2", PORT_TAKEN_SCRIPT);
+    int port = FreePorts.pick(1)[0];
+    server = LocalApiServer.builder().withAssetsDirectory(assets).withSecurePort(port).build();
 
-    assertThatThrownBy(server::start)
-        .isInstanceOf(EnvtestException.class)
-        .hasMessageContaining("A port it needs is taken by another process");
+    EnvtestException failure = catchThrowableOfType(EnvtestException.class, server::start);
+
+    assertThat(normalized(failure.getMessage()))
+        .isEqualTo(
+            "kube-apiserver exited with code 1 after <t>s while starting ("
+                + apiServer
+                + "). Its log (1 line):\n  "
+                + PORT_TAKEN_LINE
+                + "\nThe secure port "
+                + port
+                + " set with withSecurePort("
+                + port
+                + ") or another port kube-apiserver needs was taken by another process: leave"
+                + " withSecurePort unset to get a free port, or stop the process that holds the port"
+                + " its log names.");
     assertThat(server.processIds()).hasSize(2);
     assertNothingLeft();
   }
@@ -221,11 +259,18 @@ class LocalApiServerTest {
   void missing_binaries_fail_start_with_the_discovery_message() {
     server = LocalApiServer.builder().withHost(emptyHost()).build();
 
+    Path home = assets.resolve("home");
     assertThatThrownBy(server::start)
         .isInstanceOf(EnvtestException.class)
-        .hasMessageStartingWith(
+        .hasMessage(
             "kube-apiserver and etcd not found. Looked in: withAssetsDirectory=<unset>,"
-                + " KUBEBUILDER_ASSETS=<unset>,");
+                + " KUBEBUILDER_ASSETS=<unset>, CTK_ENVTEST_ASSETS=<unset>, "
+                + home
+                + "/.local/share/kubebuilder-envtest/k8s/* (no folders), "
+                + home
+                + "/.cache/ctk/envtest/k8s/* (no folders), PATH=<unset>. Run .ci/provision-envtest"
+                + " (in ctk's repository; it provides 1.20.2) or `setup-envtest use`, then set"
+                + " KUBEBUILDER_ASSETS to the folder it prints; or run with -Dctk.mode=fake.");
     assertThat(server.processIds()).isEmpty();
   }
 

@@ -106,6 +106,26 @@ class SharedApiServersTest {
   }
 
   @Test
+  void a_remembered_failure_of_another_type_is_rethrown_as_it_was() {
+    IllegalArgumentException first =
+        catchThrowableOfType(
+            IllegalArgumentException.class,
+            () ->
+                shared.obtain(
+                    "misconfigured",
+                    () -> {
+                      throw new IllegalArgumentException("withStartTimeout(PT0S): the duration must be positive.");
+                    }));
+
+    IllegalArgumentException later =
+        catchThrowableOfType(
+            IllegalArgumentException.class,
+            () -> shared.obtain("misconfigured", () -> new FakeServer("never started")));
+
+    assertThat(later).isSameAs(first).hasMessage("withStartTimeout(PT0S): the duration must be positive.");
+  }
+
+  @Test
   void the_log_says_cold_start_first_and_reused_after() {
     PrintStream original = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -12,11 +13,16 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A namespace per test on a real API server without controllers, and its complete cleanup. */
 class TestNamespacesTest {
@@ -83,6 +89,56 @@ class TestNamespacesTest {
         .noneMatch(c -> c.getMetadata().getNamespace().equals(name));
     assertThat(client.pods().inAnyNamespace().list().getItems())
         .noneMatch(p -> p.getMetadata().getNamespace().equals(name));
+  }
+
+  @Test
+  void delete_empties_custom_resources_of_a_crd_installed_after_an_earlier_delete(@TempDir Path dir)
+      throws IOException {
+    TestNamespaces namespaces = TestNamespaces.builder(client).withCleanupTimeout(Duration.ofSeconds(20)).build();
+    namespaces.delete(namespaces.create("before the crd"));
+    Path crd = dir.resolve("gizmos.yaml");
+    Files.writeString(
+        crd,
+        "apiVersion: apiextensions.k8s.io/v1\n"
+            + "kind: CustomResourceDefinition\n"
+            + "metadata:\n"
+            + "  name: gizmos.ctk-namespaces.example.com\n"
+            + "spec:\n"
+            + "  group: ctk-namespaces.example.com\n"
+            + "  scope: Namespaced\n"
+            + "  names:\n"
+            + "    plural: gizmos\n"
+            + "    kind: Gizmo\n"
+            + "  versions:\n"
+            + "    - name: v1\n"
+            + "      served: true\n"
+            + "      storage: true\n"
+            + "      schema:\n"
+            + "        openAPIV3Schema:\n"
+            + "          type: object\n"
+            + "          x-kubernetes-preserve-unknown-fields: true\n");
+    ResourceDefinitionContext gizmos =
+        new ResourceDefinitionContext.Builder()
+            .withGroup("ctk-namespaces.example.com")
+            .withVersion("v1")
+            .withPlural("gizmos")
+            .withKind("Gizmo")
+            .withNamespaced(true)
+            .build();
+    try (CrdInstaller crds = CrdInstaller.builder(client).withPaths(crd).withUninstallOnClose(true).build()) {
+      crds.install();
+      String name = namespaces.create("after the crd");
+      client.genericKubernetesResources(gizmos).inNamespace(name).resource(
+          new GenericKubernetesResourceBuilder().withApiVersion("ctk-namespaces.example.com/v1").withKind("Gizmo")
+              .withNewMetadata().withName("left-behind").endMetadata().build()).create();
+
+      namespaces.delete(name);
+
+      assertThat(client.namespaces().withName(name).get()).isNull();
+      assertThat(client.genericKubernetesResources(gizmos).inAnyNamespace().list().getItems())
+          .as("gizmos left in the deleted namespace %s", name)
+          .noneMatch(g -> g.getMetadata().getNamespace().equals(name));
+    }
   }
 
   @Test

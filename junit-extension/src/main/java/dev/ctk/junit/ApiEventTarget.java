@@ -5,16 +5,21 @@ import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.util.List;
 
 /**
  * The {@link EventInjector} of the real modes: {@code add}, {@code update} and {@code delete} write
  * through the API with the test's client (an object without a namespace goes into the test's
- * namespace), so every watch and informer sees them as they would see any client's write. The
+ * namespace), so every watch and informer sees them as they would see any client's write; {@code
+ * update} ignores the object's resourceVersion and retries a bounded number of conflicts. The
  * synthetic {@code emit*} methods fail: a real kube-apiserver cannot send a watch event for an object
  * it does not store.
  */
 final class ApiEventTarget implements EventInjector.Target {
+
+  /** How many times {@link #update} writes before it gives up on 409 Conflicts. */
+  static final int UPDATE_ATTEMPTS = 5;
 
   private final KubernetesClient client;
   private final Mode mode;
@@ -35,14 +40,32 @@ final class ApiEventTarget implements EventInjector.Target {
     }
   }
 
-  /** Unconditional, like the fake's: the object's resourceVersion is ignored (the current is used). */
+  /**
+   * Last writer wins, like the fake's: the object's resourceVersion is ignored. Each attempt reads
+   * the current resourceVersion and writes with it; a 409 Conflict (another writer came in between,
+   * often the controller under test) is retried with a fresh read, at most {@value #UPDATE_ATTEMPTS}
+   * attempts in all, then fails naming the conflicts.
+   */
   @Override
   public <T extends HasMetadata> T update(T object) {
-    try {
-      return client.resource(withoutResourceVersion(object)).update();
-    } catch (KubernetesClientException e) {
-      throw failure("update", object, e);
+    T copy = withoutResourceVersion(object);
+    KubernetesClientException conflict = null;
+    for (int attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+      try {
+        return client.resource(copy).update();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+          throw failure("update", object, e);
+        }
+        conflict = e;
+      }
     }
+    throw new IllegalStateException("EventInjector.update(" + describe(object) + ") failed in "
+        + mode.configName() + " mode, against " + description + ": 409 Conflict "
+        + UPDATE_ATTEMPTS + " times in a row (another writer changed the object between each read "
+        + "and write); last answer: " + answer(conflict) + ". Fix: stop the other writer (often "
+        + "the controller under test) before injecting the update, or write through the client "
+        + "with your own retry.", conflict);
   }
 
   @Override
@@ -82,8 +105,12 @@ final class ApiEventTarget implements EventInjector.Target {
       KubernetesClientException e) {
     return new IllegalStateException("EventInjector." + method + "(" + describe(object)
         + ") failed in " + mode.configName() + " mode, against " + description + ": "
-        + e.getCode() + " " + (e.getStatus() == null ? "" : e.getStatus().getReason() + ": ")
-        + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()), e);
+        + e.getCode() + " " + answer(e), e);
+  }
+
+  private static String answer(KubernetesClientException e) {
+    return (e.getStatus() == null ? "" : e.getStatus().getReason() + ": ")
+        + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
   }
 
   private String describe(HasMetadata object) {

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Everything needed to start the clusters of one test scope (a test class and its {@code @Nested}
@@ -52,10 +53,12 @@ record ClusterSpec(Resolved<Mode> mode, ServerConfig server, Resolved<Isolation>
    * seeded with this spec's CRDs and objects.
    *
    * @param scopeName the test or class the scope is for, used in a real namespace's name
+   * @param context the JUnit context of the scope: its test run holds the real server's admin
+   *     client until it ends
    */
-  TestCluster start(String scopeName) {
+  TestCluster start(String scopeName, ExtensionContext context) {
     if (mode.value().isReal()) {
-      return RealTestCluster.start(this, scopeName);
+      return RealTestCluster.start(this, scopeName, context);
     }
     return new FakeTestCluster(startFakeCluster());
   }

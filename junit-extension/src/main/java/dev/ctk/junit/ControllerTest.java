@@ -83,10 +83,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       KUBEBUILDER_ASSETS}, {@code CTK_ENVTEST_ASSETS}, setup-envtest's folders, ctk's cache,
  *       {@code PATH}</td></tr>
  *   <tr><td>-</td><td>{@value #ENVTEST_VERSION_PROPERTY_NAME}</td><td>{@code CTK_ENVTEST_VERSION}
- *       </td><td>{@code 1.20} or {@code 1.20.2}</td><td>the highest version found</td></tr>
+ *       </td><td>{@code 1.20}, {@code 1.20.x} or {@code 1.20.2}</td><td>any: the first place in
+ *       discovery order that has the binaries wins (within setup-envtest's and ctk's cache folders,
+ *       the highest matching version)</td></tr>
  *   <tr><td>-</td><td>{@value #CONTAINER_LOCAL_IMAGE_PROPERTY_NAME}</td>
- *       <td>{@code CTK_CONTAINER_LOCAL_IMAGE}</td><td>an assets folder: container mode builds an image
- *       from those binaries (offline, no pull)</td><td>unset: pull the images below</td></tr>
+ *       <td>{@code CTK_CONTAINER_LOCAL_IMAGE}</td><td>an assets folder, or {@code auto} for the
+ *       binaries envtest mode would use (same discovery, and {@code ctk.envtest.version}):
+ *       container mode builds an image from those binaries (offline, no pull)</td><td>unset: pull
+ *       the images below</td></tr>
  *   <tr><td>-</td><td>{@value #CONTAINER_APISERVER_IMAGE_PROPERTY_NAME}</td>
  *       <td>{@code CTK_CONTAINER_APISERVER_IMAGE}</td><td>an image name</td><td>{@code
  *       ContainerApiServer}'s default</td></tr>
@@ -102,8 +106,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <tr><td>-</td><td>{@value #KUBE_CONTEXT_PROPERTY_NAME}</td><td>{@code CTK_KUBE_CONTEXT}</td>
  *       <td>a context of that kubeconfig</td><td>its current context</td></tr>
  *   <tr><td>-</td><td>{@value #UNINSTALL_CRDS_PROPERTY_NAME}</td><td>{@code CTK_UNINSTALL_CRDS}</td>
- *       <td>{@code true}: delete the CRDs ctk installed when the JVM ends</td><td>{@code false}</td>
- *       </tr>
+ *       <td>{@code true}: delete the CRDs ctk installed when the test run ends</td>
+ *       <td>{@code false}</td></tr>
  * </table>
  *
  * <p>An invalid value fails the test class with a message that names the value, where it came from
@@ -128,10 +132,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       dev.ctk.envtest.ExistingCluster})</td><td>a new namespace</td><td>usually yes</td></tr>
  * </table>
  *
- * <p>In the real modes one API server serves every test class of the JVM that asks for the same
- * configuration (started on first use, stopped when the JVM ends; the log says "cold start" and
- * "reused" with the time each took). CRDs are installed once per server (created, or updated when
- * they exist), waiting until each is Established. Every test (or class, with {@code PER_CLASS})
+ * <p>In the real modes every test class of the JVM that asks for the same configuration (mode,
+ * version, images, kubeconfig and context) shares one API server: there is no per-class server and
+ * no opt-out. It is started on first use and stopped when the JVM ends; the log says "cold start"
+ * and "reused" with the time each took. Isolation is by namespace only: cluster-scoped objects
+ * (CRDs, cluster roles, namespaces a test creates itself) are seen by every class, and a CRD
+ * installed by one class stays for the next. CRDs are installed once per server (created, or
+ * updated when they exist), waiting until each is Established. Every test (or class, with {@code
+ * PER_CLASS})
  * gets a fresh namespace {@code ctk-<test name>-<random>}, deleted afterwards; the injected client's
  * default namespace is that namespace, and {@link #resources()} are seeded into it: a namespaced
  * object without a namespace, or with {@code default}, goes into the test's namespace; an object
@@ -222,14 +230,19 @@ public @interface ControllerTest {
   String ENVTEST_ASSETS_PROPERTY_NAME = "ctk.envtest.assets";
 
   /**
-   * The kube-apiserver version envtest mode picks, {@code 1.20} or {@code 1.20.2}; then {@code
-   * CTK_ENVTEST_VERSION}.
+   * The kube-apiserver version envtest mode (and container mode with {@code
+   * ctk.container.local-image=auto}) picks: {@code 1.20}, {@code 1.20.x} or {@code 1.20.2}; then
+   * {@code CTK_ENVTEST_VERSION}. Unset: the first place in discovery order that has the binaries
+   * wins; with a version, places holding another are skipped. Within setup-envtest's and ctk's
+   * cache folders the highest matching version is taken. Any other value (e.g. {@code latest})
+   * fails every class that uses it, with a message naming the value and where it came from.
    */
   String ENVTEST_VERSION_PROPERTY_NAME = "ctk.envtest.version";
 
   /**
-   * An assets folder from which container mode builds its image locally (no registry needed); then
-   * {@code CTK_CONTAINER_LOCAL_IMAGE}.
+   * An assets folder from which container mode builds its image locally (no registry needed), or
+   * {@code auto} for the folder envtest mode would find (honouring {@value
+   * #ENVTEST_VERSION_PROPERTY_NAME}); then {@code CTK_CONTAINER_LOCAL_IMAGE}.
    */
   String CONTAINER_LOCAL_IMAGE_PROPERTY_NAME = "ctk.container.local-image";
 
@@ -258,8 +271,10 @@ public @interface ControllerTest {
   String KUBE_CONTEXT_PROPERTY_NAME = "ctk.kube-context";
 
   /**
-   * {@code true}: delete the CRDs ctk installed on a real server when the JVM ends (useful on an
-   * existing cluster); then {@code CTK_UNINSTALL_CRDS}; default {@code false}.
+   * {@code true}: delete the CRDs ctk installed on a real server when the test run (JUnit's engine
+   * execution) ends, before the servers stop (useful on an existing cluster); then {@code
+   * CTK_UNINSTALL_CRDS}; default {@code false}. A run cut short (Ctrl-C, SIGTERM) tries from a JVM
+   * shutdown hook, best effort. A CRD that existed before ctk updated it is left in place.
    */
   String UNINSTALL_CRDS_PROPERTY_NAME = "ctk.uninstall-crds";
 

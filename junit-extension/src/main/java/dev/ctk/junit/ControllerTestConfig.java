@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.junit.ControllerTest.Isolation;
 import dev.ctk.junit.ControllerTest.Mode;
 import java.util.ArrayList;
@@ -35,7 +37,9 @@ final class ControllerTestConfig {
 
   /** {@code ctk.modes} / {@code CTK_MODES}: the modes of an {@code @AcrossModes} naming none. */
   static final Setting<List<Mode>> MODES = new Setting<>(ControllerTest.MODES_PROPERTY_NAME,
-      List.of(Mode.FAKE, Mode.ENVTEST), Map.of(), ControllerTestConfig::parseModes);
+      List.of(Mode.FAKE, Mode.ENVTEST), Map.of(), ControllerTestConfig::parseModes,
+      "a comma-separated list of distinct modes among: "
+          + String.join(", ", modeValues().keySet()), "fake,envtest");
 
   /** {@code ctk.require-envtest} / {@code CTK_REQUIRE_ENVTEST}: fail instead of skip. */
   static final Setting<Boolean> REQUIRE_ENVTEST = Setting.choice(
@@ -45,15 +49,25 @@ final class ControllerTestConfig {
   static final Setting<Boolean> UNINSTALL_CRDS = Setting.choice(
       ControllerTest.UNINSTALL_CRDS_PROPERTY_NAME, false, values("true", true, "false", false));
 
-  /** {@code ctk.envtest.version} / {@code CTK_ENVTEST_VERSION}. */
-  static final Setting<String> ENVTEST_VERSION =
-      Setting.text(ControllerTest.ENVTEST_VERSION_PROPERTY_NAME);
+  /**
+   * {@code ctk.envtest.version} / {@code CTK_ENVTEST_VERSION}: {@code 1.20}, {@code 1.20.x}, {@code
+   * 1.20.2}, checked here (as {@code LocalApiServer.Builder.withVersion} checks it) so that an
+   * invalid value fails every class that reads it, naming the setting, instead of failing the first
+   * server start.
+   */
+  static final Setting<String> ENVTEST_VERSION = new Setting<>(
+      ControllerTest.ENVTEST_VERSION_PROPERTY_NAME, null, Map.of(),
+      ControllerTestConfig::parseVersion, "a Kubernetes version such as 1.20, 1.20.x or 1.20.2",
+      "any version: the first place in discovery order that has the binaries");
 
   /** {@code ctk.envtest.assets} only: the environment variable is LocalApiServer's to read. */
   static final Setting<String> ENVTEST_ASSETS =
       Setting.text(ControllerTest.ENVTEST_ASSETS_PROPERTY_NAME);
 
-  /** {@code ctk.container.local-image} / {@code CTK_CONTAINER_LOCAL_IMAGE}: an assets folder. */
+  /**
+   * {@code ctk.container.local-image} / {@code CTK_CONTAINER_LOCAL_IMAGE}: an assets folder, or
+   * {@code auto} for the binaries envtest mode would use.
+   */
   static final Setting<String> CONTAINER_LOCAL_IMAGE =
       Setting.text(ControllerTest.CONTAINER_LOCAL_IMAGE_PROPERTY_NAME);
 
@@ -188,6 +202,16 @@ final class ControllerTestConfig {
     return List.copyOf(modes);
   }
 
+  /** The version as written when envtest accepts it; null (invalid) otherwise. */
+  private static String parseVersion(String text) {
+    try {
+      LocalApiServer.builder().withVersion(text);
+      return text;
+    } catch (IllegalArgumentException | EnvtestException e) {
+      return null;   // not a version (envtest says so with one type or the other)
+    }
+  }
+
   /** The modes as {@code ctk.modes} writes them: {@code fake,envtest}. */
   static String modeNames(List<Mode> modes) {
     return modes.stream().map(Mode::configName).collect(Collectors.joining(","));
@@ -212,16 +236,18 @@ final class ControllerTestConfig {
    * @param defaultValue the value when nothing sets it ({@code null}: unset)
    * @param values the allowed values by name, in the order messages list them; empty for free text
    * @param freeForm reads a value that is not one of {@code values}; returns {@code null} if invalid
+   * @param expected what an invalid value's message says is expected; {@code null}: the values
+   * @param defaultName how that message names the default; {@code null}: the default's value name
    */
   record Setting<T>(String property, T defaultValue, Map<String, T> values,
-      Function<String, T> freeForm) {
+      Function<String, T> freeForm, String expected, String defaultName) {
 
     static <T> Setting<T> choice(String property, T defaultValue, Map<String, T> values) {
-      return new Setting<>(property, defaultValue, values, text -> null);
+      return new Setting<>(property, defaultValue, values, text -> null, null, null);
     }
 
     static Setting<String> text(String property) {
-      return new Setting<>(property, null, Map.of(), text -> text);
+      return new Setting<>(property, null, Map.of(), text -> text, null, null);
     }
 
     /** The environment variable that sets this setting. */
@@ -240,23 +266,19 @@ final class ControllerTestConfig {
       T value = values.isEmpty() ? freeForm.apply(text.trim()) : values.get(normalize(text));
       if (value == null) {
         throw new ExtensionConfigurationException("Invalid value \"" + text + "\" from " + from
-            + ". Expected " + expected() + ". Fix the value, or remove it to get the default ("
-            + defaultName() + ").");
+            + ". Expected " + expectedText() + ". Fix the value, or remove it to get the default ("
+            + defaultText() + ").");
       }
       return value;
     }
 
-    private String expected() {
-      if (values.isEmpty() && defaultValue instanceof List) {
-        return "a comma-separated list of distinct modes among: "
-            + String.join(", ", modeValues().keySet());
-      }
-      return "one of: " + String.join(", ", values.keySet());
+    private String expectedText() {
+      return expected != null ? expected : "one of: " + String.join(", ", values.keySet());
     }
 
-    private String defaultName() {
-      if (defaultValue instanceof List<?> list) {
-        return list.stream().map(m -> ((Mode) m).configName()).collect(Collectors.joining(","));
+    private String defaultText() {
+      if (defaultName != null) {
+        return defaultName;
       }
       return values.entrySet().stream()
           .filter(e -> e.getValue().equals(defaultValue)).map(Map.Entry::getKey).findFirst()

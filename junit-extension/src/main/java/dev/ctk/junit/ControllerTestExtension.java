@@ -229,7 +229,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
         return TestScope.borrowing(classScope(ScopeResolution.classContext(context)));
       }
       return TestScope.owning(spec.start(context.getRequiredTestMethod().getName() + " in "
-          + context.getRequiredTestClass().getSimpleName()));
+          + context.getRequiredTestClass().getSimpleName(), context));
     }, TestScope.class);
   }
 
@@ -246,7 +246,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
           ExtensionContext root = ScopeResolution.scopeRoot(classContext, this, explicit);
           if (root.getUniqueId().equals(classContext.getUniqueId())) {
             return TestScope.owning(spec(classContext)
-                .start(classContext.getRequiredTestClass().getSimpleName()));
+                .start(classContext.getRequiredTestClass().getSimpleName(), classContext));
           }
           return TestScope.borrowing(
               classScope(ScopeResolution.enclosingClassContext(classContext)));

@@ -5,6 +5,7 @@ import java.lang.reflect.AnnotatedElement;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -13,7 +14,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * The condition behind {@link EnabledIfEnvtestAvailable @EnabledIfEnvtestAvailable}: skips when the
  * requested real mode's server cannot be had, with its message as the reason; when {@code
  * ctk.require-envtest=true}, enables the test and makes it fail in {@code beforeEach} with that same
- * message.
+ * message. An invalid ctk setting fails the test in {@code beforeEach} with its message.
  */
 final class EnvtestCondition implements ExecutionCondition, BeforeEachCallback {
 
@@ -23,13 +24,19 @@ final class EnvtestCondition implements ExecutionCondition, BeforeEachCallback {
       return ConditionEvaluationResult.enabled("the mode is chosen by each @AcrossModes "
           + "invocation");
     }
-    Optional<ServerConfig> server = requested(context);
+    Optional<ServerConfig> server;
+    try {
+      server = requested(context);
+    } catch (ExtensionConfigurationException e) {
+      return ConditionEvaluationResult.enabled("ctk settings are reported when the test starts");
+    }
     if (server.isEmpty()) {
       return ConditionEvaluationResult.enabled("fake mode needs no real API server");
     }
     return RealServers.availability(server.get(), context.getTestMethod().isEmpty());
   }
 
+  /** Fails with an invalid setting's message, or, when required, with the server's failure. */
   @Override
   public void beforeEach(ExtensionContext context) {
     requested(context).filter(ServerConfig::required).ifPresent(RealServers::server);

@@ -17,24 +17,47 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The real API servers of this JVM, as the extension uses them: one per {@link ServerConfig#key()}
  * (through {@link SharedApiServers}, which logs cold start and reuse times at INFO), each with one
- * admin client and one {@link TestNamespaces}, each CRD installed on a server once (created, or
- * updated when it exists; uninstalled when the JVM ends only with {@code ctk.uninstall-crds=true}),
- * and whether a mode is available.
+ * admin client and one {@link TestNamespaces}, each CRD installed on a server once per test run
+ * (created, or updated when it exists), and whether a mode is available.
+ *
+ * <p>Cleanup is ordered: the admin clients, the namespaces and, with {@code
+ * ctk.uninstall-crds=true}, the CRDs installed are released when the last JUnit test run (engine
+ * execution) using them ends: a value in the root context's store, which JUnit closes before the
+ * JVM exits, so before the shutdown hook of {@link SharedApiServers} stops the servers. A run that
+ * does not end (Ctrl-C, SIGTERM) gets a best-effort JVM shutdown hook that uninstalls the CRDs; it
+ * runs alongside the servers' own hook, so on a local or container server (which goes away anyway)
+ * it may fail, with a warning; on an existing cluster, whose {@code close()} stops nothing, it
+ * works.
  */
 final class RealServers {
 
   private static final Logger LOG = LoggerFactory.getLogger(RealServers.class);
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final Namespace RUNS = Namespace.create(RealServers.class);
 
-  /** What this JVM holds for each server, by server key. */
+  /** Guards {@link #openRuns} and changes of {@link #HANDLES}. */
+  private static final Object LOCK = new Object();
+
+  /** What this JVM holds for each server, by server key; emptied when the last run ends. */
   private static final Map<String, Handle> HANDLES = new ConcurrentHashMap<>();
+
+  /** Keys whose server failed to start for a reason other than the environment (a bug, a value). */
+  private static final Set<String> BROKEN = ConcurrentHashMap.newKeySet();
+
+  /** Test runs (JUnit engine executions) that use handles and have not ended yet. */
+  private static int openRuns;
+
+  private static boolean shutdownHookAdded;
 
   private RealServers() {}
 
@@ -42,12 +65,14 @@ final class RealServers {
    * One server and what the extension keeps for it.
    *
    * @param server the shared server
-   * @param admin an admin client, open until the JVM ends
+   * @param admin an admin client, open until the last test run using it ends
    * @param namespaces creates and deletes test namespaces through {@code admin}
    * @param installed CRD sources already installed: location texts and CRD object identities
+   * @param toUninstall installers of CRDs to uninstall when the run ends ({@code
+   *     ctk.uninstall-crds=true})
    */
   record Handle(ApiServer server, KubernetesClient admin, TestNamespaces namespaces,
-      Set<String> installed) {}
+      Set<String> installed, List<CrdInstaller> toUninstall) {}
 
   /**
    * The shared server of {@code config}, started on first use.
@@ -58,15 +83,52 @@ final class RealServers {
     return SharedApiServers.get(config.key(), config::start);
   }
 
-  /** The server of {@code config} with its admin client and namespaces. */
-  static Handle handle(ServerConfig config) {
-    return HANDLES.computeIfAbsent(config.key(), key -> {
-      ApiServer server = server(config);
-      KubernetesClient admin = server.newClient();
-      return new Handle(server, admin, TestNamespaces.builder(admin)
-          .withClusterControllers(server.runsClusterControllers()).build(),
-          ConcurrentHashMap.newKeySet());
-    });
+  /**
+   * The server of {@code config} with its admin client and namespaces, held until the test run of
+   * {@code context} (and every other run using it) ends.
+   */
+  static Handle handle(ServerConfig config, ExtensionContext context) {
+    ApiServer server = server(config);
+    synchronized (LOCK) {
+      context.getRoot().getStore(RUNS).computeIfAbsent(RunEnd.class, type -> {
+        openRuns++;
+        addShutdownHook();
+        return new RunEnd();
+      }, RunEnd.class);
+      return HANDLES.computeIfAbsent(config.key(), key -> {
+        KubernetesClient admin = server.newClient();
+        return new Handle(server, admin, TestNamespaces.builder(admin)
+            .withClusterControllers(server.runsClusterControllers()).build(),
+            ConcurrentHashMap.newKeySet(), new CopyOnWriteArrayList<>());
+      });
+    }
+  }
+
+  /** Closed by JUnit when a test run that used {@link #handle} ends; the last one cleans up. */
+  private static final class RunEnd implements AutoCloseable {
+
+    @Override
+    public void close() {
+      synchronized (LOCK) {
+        if (--openRuns > 0) {
+          return;
+        }
+        for (Handle handle : HANDLES.values()) {
+          handle.namespaces().close();   // deletes any namespace a scope left (none, normally)
+          uninstall(handle);
+          handle.admin().close();
+        }
+        HANDLES.clear();
+      }
+    }
+  }
+
+  private static void addShutdownHook() {
+    if (!shutdownHookAdded) {
+      shutdownHookAdded = true;
+      Runtime.getRuntime().addShutdownHook(new Thread(
+          () -> HANDLES.values().forEach(RealServers::uninstall), "ctk-uninstall-crds"));
+    }
   }
 
   /**
@@ -92,8 +154,23 @@ final class RealServers {
         return ConditionEvaluationResult.enabled(config.mode().configName() + " mode is not "
             + "available and ctk.require-envtest=true: the test fails with the reason");
       }
+      if (BROKEN.contains(config.key())) {
+        return broken(config);
+      }
       return ConditionEvaluationResult.disabled(e.getMessage());
+    } catch (RuntimeException e) {
+      BROKEN.add(config.key());
+      return broken(config);
     }
+  }
+
+  /**
+   * A start that failed for another reason than a missing binary, Docker or kubeconfig (a bug, an
+   * unusable value): every class fails with it, none is skipped.
+   */
+  private static ConditionEvaluationResult broken(ServerConfig config) {
+    return ConditionEvaluationResult.enabled(config.mode().configName() + " mode's server failed "
+        + "to start for a reason other than the environment: the test fails with the reason");
   }
 
   /**
@@ -140,19 +217,24 @@ final class RealServers {
       List<String> names = installer.install();
       LOG.debug("installed CRDs {} on {}", names, handle.server().description());
       if (config.uninstallCrds()) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> uninstall(installer, handle),
-            "ctk-uninstall-crds"));
+        handle.toUninstall().add(installer);
       }
       installed.addAll(identities);
     }
   }
 
-  private static void uninstall(CrdInstaller installer, Handle handle) {
-    try {
-      installer.uninstall();
-    } catch (RuntimeException e) {
-      LOG.warn("could not uninstall CRDs {} from {} (ctk.uninstall-crds=true): {}",
-          installer.names(), handle.server().description(), e.getMessage());
+  /** Uninstalls (once) the CRDs recorded for {@code handle}; a failure is logged, never thrown. */
+  private static void uninstall(Handle handle) {
+    for (CrdInstaller installer : handle.toUninstall()) {
+      if (!handle.toUninstall().remove(installer)) {
+        continue;
+      }
+      try {
+        installer.uninstall();
+      } catch (RuntimeException e) {
+        LOG.warn("could not uninstall CRDs {} from {} (ctk.uninstall-crds=true): {}",
+            installer.names(), handle.server().description(), e.getMessage());
+      }
     }
   }
 

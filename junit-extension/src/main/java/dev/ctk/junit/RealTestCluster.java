@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real mode's scope: a fresh namespace on the shared server, a client whose default namespace it
@@ -43,11 +44,12 @@ final class RealTestCluster implements TestCluster {
    * Gets the shared server of the spec's mode, installs its CRDs (once per server), creates a fresh
    * namespace named after {@code scopeName} and seeds the spec's objects into it.
    *
+   * @param context the scope's JUnit context: its test run holds the server's admin client
    * @throws dev.ctk.envtest.EnvtestException when the server cannot be had
    */
-  static RealTestCluster start(ClusterSpec spec, String scopeName) {
+  static RealTestCluster start(ClusterSpec spec, String scopeName, ExtensionContext context) {
     ServerConfig config = spec.server();
-    RealServers.Handle handle = RealServers.handle(config);
+    RealServers.Handle handle = RealServers.handle(config, context);
     ApiServer server = handle.server();
     SeedObjects seed = SeedObjects.read(spec.resources(), spec.objects());
     List<CustomResourceDefinition> crds = new ArrayList<>(spec.crdObjects());

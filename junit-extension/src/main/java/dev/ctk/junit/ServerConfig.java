@@ -119,10 +119,7 @@ record ServerConfig(Mode mode, String envtestAssets, String envtestVersion, Stri
       case CONTAINER -> ContainerServerStart.start(this);
       case EXISTING_CLUSTER -> kubeconfig != null
           ? ExistingCluster.fromKubeconfig(Path.of(kubeconfig), kubeContext)
-          : kubeContext != null
-              ? ExistingCluster.fromKubeconfig(
-                  ExistingCluster.fromDefaultKubeconfig().kubeconfigFile(), kubeContext)
-              : ExistingCluster.fromDefaultKubeconfig();
+          : ExistingCluster.fromDefaultKubeconfig(kubeContext);
       default -> throw new IllegalStateException("not a real mode: " + mode);
     };
   }

@@ -30,7 +30,10 @@
  * dev.ctk.junit.ControllerHarness} are closed first (in reverse start order), so a reconcile still
  * running at the end of a test can still use the client. {@code ControllerHarness.start} returns once
  * the controller's caches synced and its informers' watches are open. A real server is started once
- * per JVM and configuration and stopped when the JVM ends.
+ * per JVM and configuration and stopped when the JVM ends; every real-mode class with that
+ * configuration shares it (there is no per-class server). The admin client ctk keeps per server, and
+ * the CRDs to uninstall with {@code ctk.uninstall-crds=true}, are released when the JUnit test run
+ * ends, before the servers stop.
  *
  * <p>What it does NOT do (yet):
  *
@@ -48,6 +51,14 @@
  *       (run tests that share a real server in parallel only if they tolerate that). CRDs are
  *       installed once per server: two classes with different versions of one CRD see the last
  *       one installed.
+ *   <li>Existing-cluster mode assumes the cluster runs a namespace controller: a namespace is
+ *       deleted and left to it. There is no setting to say otherwise (a bare kube-apiserver reached
+ *       through a kubeconfig keeps its test namespaces Terminating).
+ *   <li>{@code ctk.uninstall-crds=true} after Ctrl-C or SIGTERM is best effort: the run never ends,
+ *       so a JVM shutdown hook uninstalls, alongside the hook that stops local and container
+ *       servers (harmless there: the server goes away; on an existing cluster it works).
+ *   <li>{@code EventInjector.update} in a real mode gives up after 5 conflicts in a row with
+ *       another writer.
  *   <li>In {@code @AcrossModes} classes JUnit runs {@code @BeforeAll}/{@code @AfterAll} once for all
  *       modes, so nothing is injected there; Surefire's XML names the invocations by index ({@code
  *       [1]}, {@code [2]}), only the display names say the mode.

@@ -10,12 +10,17 @@ import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.ExistingCluster;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.junit.ControllerTest.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.Event;
 
@@ -132,6 +137,84 @@ class AvailabilityTest {
     assertThat(skipReasons(results)).containsExactly(reason);
   }
 
+  @Test
+  void should_skip_existing_cluster_mode_with_an_unknown_context_naming_the_junit_setting(
+      @TempDir Path folder) throws IOException {
+    // GIVEN
+    Path kubeconfig = Files.writeString(folder.resolve("kubeconfig"), """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: kind-ci
+          cluster:
+            server: https://127.0.0.1:6443
+        users:
+        - name: kind-ci
+          user:
+            token: secret
+        contexts:
+        - name: kind-ci
+          context:
+            cluster: kind-ci
+            user: kind-ci
+        current-context: kind-ci
+        """);
+    // WHEN
+    var results = run(ExistingClusterControllerTest.class, "ctk.kubeconfig", kubeconfig.toString(),
+        "ctk.kube-context", "kind-elsewhere");
+    // THEN
+    assertThat(skipReasons(results)).containsExactly("kubeconfig " + kubeconfig.toAbsolutePath()
+        + " has no context \"kind-elsewhere\"; it has [kind-ci]. Pick one of those (kubectl "
+        + "config get-contexts lists them) in ExistingCluster.fromKubeconfig(path, context), "
+        + "fromDefaultKubeconfig(context) or the JUnit setting ctk.kube-context.");
+  }
+
+  @Test
+  void should_fail_every_class_with_an_invalid_envtest_version_and_skip_none() {
+    // WHEN
+    var results = run(List.of(EnvtestControllerTest.class, SecondEnvtestControllerTest.class,
+        PlainClassNeedsEnvtest.class), "ctk.envtest.version", "latest");
+    // THEN
+    assertThat(results.allEvents().failed().stream().map(EngineRuns::throwable).toList())
+        .hasSize(3).allSatisfy(error -> assertThat(error)
+            .isInstanceOf(ExtensionConfigurationException.class)
+            .hasMessage("Invalid value \"latest\" from the JUnit configuration parameter "
+                + "ctk.envtest.version (junit-platform.properties, -D or the launcher). Expected a "
+                + "Kubernetes version such as 1.20, 1.20.x or 1.20.2. Fix the value, or remove it "
+                + "to get the default (any version: the first place in discovery order that has "
+                + "the binaries)."));
+    assertThat(results.allEvents().skipped().count()).isZero();
+    assertThat(RAN).isEmpty();
+  }
+
+  @Test
+  void should_name_the_environment_variable_of_an_invalid_envtest_version() {
+    // WHEN
+    var results = run(List.of(EnvtestControllerTest.class),
+        Map.of("CTK_ENVTEST_VERSION", "newest")::get);
+    // THEN
+    assertThat(onlyFailure(results)).isInstanceOf(ExtensionConfigurationException.class)
+        .hasMessage("Invalid value \"newest\" from the environment variable CTK_ENVTEST_VERSION. "
+            + "Expected a Kubernetes version such as 1.20, 1.20.x or 1.20.2. Fix the value, or "
+            + "remove it to get the default (any version: the first place in discovery order that "
+            + "has the binaries).");
+  }
+
+  @Test
+  void should_fail_every_class_whose_server_start_failed_for_a_reason_other_than_the_environment() {
+    // GIVEN a kubeconfig path that is not a path: the start throws no EnvtestException
+    String notAPath = "kube\0config";
+    String reason = catchThrowableOfType(InvalidPathException.class, () -> Path.of(notAPath))
+        .getMessage();
+    // WHEN
+    var results = run(List.of(ExistingClusterControllerTest.class,
+        SecondExistingClusterControllerTest.class), "ctk.kubeconfig", notAPath);
+    // THEN both classes fail with the reason; the second is not skipped
+    assertThat(results.allEvents().failed().stream().map(EngineRuns::throwable)
+        .map(Throwable::getMessage).toList()).containsExactly(reason, reason);
+    assertThat(results.allEvents().skipped().count()).isZero();
+  }
+
   static List<String> skipReasons(EngineExecutionResults results) {
     return results.allEvents().skipped().stream().map(Event::getPayload)
         .map(p -> p.map(String::valueOf).orElse("<no reason>")).toList();
@@ -148,8 +231,14 @@ class AvailabilityTest {
   }
 
   @Fixture
+  static class SecondEnvtestControllerTest extends EnvtestControllerTest {}
+
+  @Fixture
   @ControllerTest(mode = Mode.EXISTING_CLUSTER)
   static class ExistingClusterControllerTest extends EnvtestControllerTest {}
+
+  @Fixture
+  static class SecondExistingClusterControllerTest extends ExistingClusterControllerTest {}
 
   @Fixture
   @ControllerTest

@@ -207,6 +207,25 @@ class ControllerTestConfigTest {
   }
 
   @Test
+  void should_keep_a_valid_envtest_version_as_written_and_refuse_one_that_is_not_a_version() {
+    // GIVEN
+    ControllerTestConfig valid = config(Map.of("ctk.envtest.version", "v1.20.x"), Map.of());
+    ControllerTestConfig invalid = config(Map.of(), Map.of("CTK_ENVTEST_VERSION", "latest"));
+    // WHEN
+    Resolved<String> resolved = valid.resolve(ControllerTestConfig.ENVTEST_VERSION, null, "unused");
+    ExtensionConfigurationException error = catchThrowableOfType(
+        ExtensionConfigurationException.class,
+        () -> invalid.resolve(ControllerTestConfig.ENVTEST_VERSION, null, "unused"));
+    // THEN
+    assertThat(resolved).isEqualTo(
+        new Resolved<>("v1.20.x", "configuration parameter ctk.envtest.version"));
+    assertThat(error).hasMessage("Invalid value \"latest\" from the environment variable "
+        + "CTK_ENVTEST_VERSION. Expected a Kubernetes version such as 1.20, 1.20.x or 1.20.2. Fix "
+        + "the value, or remove it to get the default (any version: the first place in discovery "
+        + "order that has the binaries).");
+  }
+
+  @Test
   void should_read_the_envtest_assets_only_from_the_configuration_parameter() {
     // GIVEN LocalApiServer reads CTK_ENVTEST_ASSETS itself, in its discovery order
     ControllerTestConfig config = config(Map.of(), Map.of("CTK_ENVTEST_ASSETS", "/opt/k8s"));

@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +84,12 @@ class RealModeTest {
     // THEN
     assertAllPassed(results, 2);
     assertThat(NAMESPACE.get("beforeAll")).isEqualTo(NAMESPACE.get("first"))
-        .isEqualTo(NAMESPACE.get("second"));
+        .isEqualTo(NAMESPACE.get("second")).matches("ctk-[a-z0-9-]+");
+    try (KubernetesClient admin = server.newClient()) {
+      await("the class's namespace " + NAMESPACE.get("first") + " to be deleted after the class")
+          .atMost(ofSeconds(30))
+          .until(() -> admin.namespaces().withName(NAMESPACE.get("first")).get() == null);
+    }
   }
 
   @Test
@@ -171,6 +178,32 @@ class RealModeTest {
         .collect(Collectors.toList());
     assertThat(entries).containsExactly(Map.of("ctk.cluster", "envtest mode, "
         + server.description() + ", namespace " + NAMESPACE.get("fails")));
+  }
+
+  @Test
+  void should_uninstall_the_crds_it_installed_when_the_test_run_ends_with_uninstall_crds() {
+    // WHEN
+    var results = run(InstallsAWidgetCrd.class, "ctk.uninstall-crds", "true");
+    // THEN the run is over, the server still runs, and the CRD is gone
+    assertAllPassed(results, 1);
+    try (KubernetesClient admin = server.newClient()) {
+      await("CRD " + WIDGET_CRD_NAME + " to be uninstalled at the end of the run")
+          .atMost(ofSeconds(30)).until(() -> admin.apiextensions().v1()
+              .customResourceDefinitions().withName(WIDGET_CRD_NAME).get() == null);
+    }
+  }
+
+  static final String WIDGET_CRD_NAME = "widgets.uninstall.ctk.dev";
+
+  /** A CRD no other test installs: ctk creates it, so ctk.uninstall-crds=true deletes it. */
+  static CustomResourceDefinition widgetCrd() {
+    return new CustomResourceDefinitionBuilder().withNewMetadata().withName(WIDGET_CRD_NAME)
+        .endMetadata().withNewSpec().withGroup("uninstall.ctk.dev").withScope("Namespaced")
+        .withNewNames().withKind("Widget").withPlural("widgets").withSingular("widget")
+        .endNames()
+        .addNewVersion().withName("v1").withServed(true).withStorage(true).withNewSchema()
+        .withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+        .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build();
   }
 
   static ConfigMap configMap(String name) {
@@ -265,6 +298,20 @@ class RealModeTest {
       GenericKubernetesResource green = client.genericKubernetesResources("samplecrd.k8s.io/v1",
           "Network").inNamespace(harness.namespace()).withName("green").get();
       assertThat(green.get("spec", "cidr").toString()).isEqualTo("10.1.0.0/24");
+    }
+  }
+
+  @Fixture
+  static class InstallsAWidgetCrd {
+
+    @RegisterExtension
+    static ControllerTestExtension ctk = ControllerTestExtension.builder()
+        .withMode(Mode.ENVTEST).withCrds(widgetCrd()).build();
+
+    @Test
+    void test(KubernetesClient client) {
+      assertThat(client.apiextensions().v1().customResourceDefinitions()
+          .withName(WIDGET_CRD_NAME).get()).isNotNull();
     }
   }
 

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.Config;
  * Testcontainers on the classpath; {@link ContainerClusters#start} makes one.
  *
  * <pre>{@code
- * ContainerCluster cluster = ContainerClusters.start(spec);
+ * ContainerCluster cluster = ContainerClusters.start(spec, new ContainerStart());
  * Config admin = cluster.clientConfig();
  * cluster.close();
  * }</pre>

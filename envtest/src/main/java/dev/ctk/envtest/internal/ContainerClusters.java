@@ -9,7 +9,7 @@ import dev.ctk.envtest.EnvtestException;
  * containers. The only entry from {@code ContainerApiServer} into code that needs Testcontainers.
  *
  * <pre>{@code
- * ContainerCluster cluster = ContainerClusters.start(spec);
+ * ContainerCluster cluster = ContainerClusters.start(spec, new ContainerStart());
  * }</pre>
  */
 public final class ContainerClusters {
@@ -20,15 +20,19 @@ public final class ContainerClusters {
    * Starts a server.
    *
    * @param spec what to start
+   * @param progress records what the start creates; {@link ContainerStart#cancel()} makes it give up
    * @return the running server
-   * @throws EnvtestException if Docker is not reachable, an image is missing, or start-up fails
+   * @throws EnvtestException if Docker is not reachable, an image is missing, start-up fails, or
+   *     the start was cancelled
    */
-  public static ContainerCluster start(ContainerSpec spec) {
+  public static ContainerCluster start(ContainerSpec spec, ContainerStart progress) {
     ContainerDocker docker = ContainerDocker.connect();
     ContainerOrphans.removeOrphans(docker);
+    progress.throwIfCancelled();
     if (spec.variant() == ContainerSpec.Variant.K3S) {
       docker.ensureImage(spec.k3sImage(), "k3s", spec.pullTimeout(), "withK3sImage(..)");
-      return ContainerK3s.start(docker, spec, spec.k3sImage());
+      progress.throwIfCancelled();
+      return ContainerK3s.start(docker, spec, spec.k3sImage(), progress);
     }
     String apiServerImage;
     String etcdImage;
@@ -42,7 +46,8 @@ public final class ContainerClusters {
       docker.ensureImage(
           apiServerImage, "kube-apiserver", spec.pullTimeout(), "withApiServerImage(..)");
     }
-    return ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage);
+    progress.throwIfCancelled();
+    return ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage, progress);
   }
 
   /**

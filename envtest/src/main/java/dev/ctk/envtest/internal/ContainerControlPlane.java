@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * port is published on a free host port.
  *
  * <pre>{@code
- * ContainerCluster cluster = ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage);
+ * ContainerCluster cluster =
+ *     ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage, new ContainerStart());
  * }</pre>
  *
  * <p>The client trusts the certificate kube-apiserver wrote to {@code /ctk/certs/apiserver.crt}
@@ -85,11 +85,16 @@ public final class ContainerControlPlane implements ContainerCluster {
    * @param spec timeouts, flags, log lines
    * @param apiServerImage the kube-apiserver image (present)
    * @param etcdImage the etcd image (present)
+   * @param progress records the network and the containers; cancelling it makes the start give up
    * @return the running control plane
-   * @throws EnvtestException if a container exits, or readiness times out
+   * @throws EnvtestException if a container exits, readiness times out, or the start was cancelled
    */
   public static ContainerControlPlane start(
-      ContainerDocker docker, ContainerSpec spec, String apiServerImage, String etcdImage) {
+      ContainerDocker docker,
+      ContainerSpec spec,
+      String apiServerImage,
+      String etcdImage,
+      ContainerStart progress) {
     long start = System.nanoTime();
     String serverId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     String prefix = "ctk-envtest-" + serverId;
@@ -106,6 +111,7 @@ public final class ContainerControlPlane implements ContainerCluster {
               .withLabels(docker.labels(serverId, "network"))
               .exec()
               .getId();
+      progress.network(docker, networkId);
       String network = prefix;
       String createdNetwork = networkId;
       ContainerRun etcd =
@@ -118,9 +124,13 @@ public final class ContainerControlPlane implements ContainerCluster {
               host -> host.withNetworkMode(createdNetwork).withTmpFs(Map.of("/var/lib/etcd", "rw")),
               cmd -> cmd.withEntrypoint(ContainerLocalImage.BIN + "etcd").withCmd(etcdCommand()));
       containers.add(etcd);
+      progress.container(etcd);
       etcd.start();
       Runnable etcdAlive =
-          () -> etcd.throwIfExited(spec.logLines(), "Check the etcd image." + cleanupNote);
+          () -> {
+            progress.throwIfCancelled();
+            etcd.throwIfExited(spec.logLines(), "Check the etcd image." + cleanupNote);
+          };
       String etcdAddress = etcd.ipOn(network, etcdAlive);
 
       AdminCredentials admin = AdminCredentials.generate();
@@ -142,6 +152,7 @@ public final class ContainerControlPlane implements ContainerCluster {
                               etcdAddress, admin.apiServerFlags(AUTH_DIR), spec.apiServerFlags()))
                       .withExposedPorts(ExposedPort.tcp(SECURE_PORT)));
       containers.add(apiServer);
+      progress.container(apiServer);
       apiServer.copyIn(credentialsTar(admin));
       apiServer.start();
 
@@ -149,6 +160,7 @@ public final class ContainerControlPlane implements ContainerCluster {
           "Check the image and the flags given with withApiServerFlags(..)." + cleanupNote;
       Runnable stillAlive =
           () -> {
+            progress.throwIfCancelled();
             apiServer.throwIfExited(spec.logLines(), fix);
             etcdAlive.run();
           };
@@ -188,6 +200,7 @@ public final class ContainerControlPlane implements ContainerCluster {
           docker, networkId, containers, admin, url, caCertPem, gitVersion, description);
     } catch (DockerException e) {
       removeAll(docker, containers, networkId);
+      progress.throwIfCancelled();
       throw dockerFailed("the etcd and kube-apiserver containers", e, cleanupNote);
     } catch (RuntimeException | Error e) {
       removeAll(docker, containers, networkId);
@@ -319,7 +332,15 @@ public final class ContainerControlPlane implements ContainerCluster {
       }
       return ContainerTar.archive(files, 0600);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new EnvtestException(
+          "Could not write the admin credentials for the kube-apiserver container to a temporary"
+              + " folder ("
+              + (dir == null ? "creating it in " + System.getProperty("java.io.tmpdir") : dir)
+              + "): "
+              + e
+              + ". Check that java.io.tmpdir is writable and has space (it is set with"
+              + " -Djava.io.tmpdir=<folder>). The containers and the network were removed.",
+          e);
     } finally {
       deleteQuietly(dir);
     }

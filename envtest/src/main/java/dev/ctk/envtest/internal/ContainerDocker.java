@@ -31,10 +31,13 @@ import org.testcontainers.utility.ResourceReaper;
  * }</pre>
  *
  * <p>Every container and network ctk creates carries {@link #LABEL}{@code =true}, {@link
- * #SERVER_LABEL}{@code =<server id>}, the owning JVM ({@link ContainerOrphans}) and
- * Testcontainers' session labels, so that Ryuk (when enabled) or Testcontainers' JVM hook removes
- * them even if ctk's own cleanup never runs, and the next start on this host removes what a
- * killed JVM left.
+ * #SERVER_LABEL}{@code =<server id>}, the owning JVM ({@link ContainerOrphans}), Testcontainers'
+ * default labels ({@code org.testcontainers=true}, its language and version) and its session
+ * label: exactly the filter that Ryuk and Testcontainers' JVM shutdown hook remove by. So when
+ * ctk's own cleanup does not run, Ryuk (when enabled) removes them after the JVM is gone, even
+ * after a crash. With Ryuk disabled, a JVM that ends normally removes them in its shutdown hooks,
+ * and what a killed JVM left is removed at the next container start on the same host ({@link
+ * ContainerOrphans#removeOrphans}).
  */
 public final class ContainerDocker {
 
@@ -110,10 +113,11 @@ public final class ContainerDocker {
    *
    * @param serverId the server's id
    * @param role what the object is, e.g. {@code etcd}
-   * @return the labels, Testcontainers' session labels included
+   * @return the labels, Testcontainers' default and session labels included
    */
   public Map<String, String> labels(String serverId, String role) {
-    Map<String, String> labels = new HashMap<>(ResourceReaper.instance().getLabels());
+    Map<String, String> labels = new HashMap<>(DockerClientFactory.DEFAULT_LABELS);
+    labels.putAll(ResourceReaper.instance().getLabels());
     labels.put(LABEL, "true");
     labels.put(SERVER_LABEL, serverId);
     labels.put(ROLE_LABEL, role);

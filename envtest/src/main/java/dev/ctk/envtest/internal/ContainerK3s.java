@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * server address replaced by the published port.
  *
  * <pre>{@code
- * ContainerCluster cluster = ContainerK3s.start(docker, spec, "rancher/k3s:v1.31.4-k3s1");
+ * ContainerCluster cluster = ContainerK3s.start(docker, spec, "rancher/k3s:v1.31.4-k3s1", new ContainerStart());
  * }</pre>
  *
  * <p>Its certificate names {@code localhost}, {@code 127.0.0.1} and {@link ContainerDocker#host()}
@@ -71,10 +71,12 @@ public final class ContainerK3s implements ContainerCluster {
    * @param docker the engine
    * @param spec timeouts, flags, log lines
    * @param image the k3s image (present)
+   * @param progress records the container; cancelling it makes the start give up
    * @return the running cluster
-   * @throws EnvtestException if the container exits or readiness times out
+   * @throws EnvtestException if the container exits, readiness times out, or the start was cancelled
    */
-  public static ContainerK3s start(ContainerDocker docker, ContainerSpec spec, String image) {
+  public static ContainerK3s start(
+      ContainerDocker docker, ContainerSpec spec, String image, ContainerStart progress) {
     long start = System.nanoTime();
     String serverId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     String host = docker.host();
@@ -98,12 +100,17 @@ public final class ContainerK3s implements ContainerCluster {
                   cmd.withCmd(command(host, spec.apiServerFlags()))
                       .withExposedPorts(ExposedPort.tcp(SECURE_PORT)));
       created.add(k3s);
+      progress.container(k3s);
       k3s.start();
       String fix =
           "k3s needs a privileged container and the host cgroup namespace; check that Docker"
               + " allows both, and the flags given with withApiServerFlags(..). The container was"
               + " removed.";
-      Runnable stillAlive = () -> k3s.throwIfExited(spec.logLines(), fix);
+      Runnable stillAlive =
+          () -> {
+            progress.throwIfCancelled();
+            k3s.throwIfExited(spec.logLines(), fix);
+          };
       stillAlive.run();
       int port = k3s.hostPort(SECURE_PORT, stillAlive);
       String url =
@@ -130,6 +137,7 @@ public final class ContainerK3s implements ContainerCluster {
       return new ContainerK3s(k3s, url, kubeconfig, gitVersion, description);
     } catch (DockerException e) {
       ContainerControlPlane.removeAll(docker, created, null);
+      progress.throwIfCancelled();
       throw ContainerControlPlane.dockerFailed("the k3s container", e, " The container was removed.");
     } catch (RuntimeException | Error e) {
       ContainerControlPlane.removeAll(docker, created, null);

@@ -52,7 +52,7 @@ public final class ContainerLocalImage {
   private static final Pattern LDD_PATH = Pattern.compile("(?:=>\\s*)?(/\\S+)\\s+\\(0x[0-9a-f]+\\)");
   private static final Pattern LDD_MISSING = Pattern.compile("^\\s*(\\S+)\\s*=>\\s*not found");
   private static final Pattern FOLDER_VERSION = Pattern.compile("^(\\d+\\.\\d+\\.\\d+)-");
-  private static final Pattern BINARY_VERSION = Pattern.compile("v(\\d+\\.\\d+\\.\\d+)");
+  private static final long LDD_TIMEOUT_SECONDS = 10;
   private static final Map<String, String> TAGS = new ConcurrentHashMap<>();
 
   private ContainerLocalImage() {}
@@ -170,15 +170,27 @@ public final class ContainerLocalImage {
    */
   public static List<String> sharedLibraries(Path binary) {
     String output;
+    Path outputFile = null;
+    Process ldd = null;
     try {
-      Process ldd =
-          new ProcessBuilder("ldd", binary.toString()).redirectErrorStream(true).start();
-      try (InputStream in = ldd.getInputStream()) {
-        output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      outputFile = Files.createTempFile("ctk-ldd-", ".txt");
+      ldd =
+          new ProcessBuilder("ldd", binary.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(outputFile.toFile())
+              .start();
+      if (!ldd.waitFor(LDD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        throw new EnvtestException(
+            "ldd "
+                + binary
+                + " did not finish within "
+                + LDD_TIMEOUT_SECONDS
+                + "s (it was killed), so the libraries the binary needs in the local image are"
+                + " unknown. Check that `ldd "
+                + binary
+                + "` works on this machine, or use statically linked binaries.");
       }
-      if (!ldd.waitFor(10, TimeUnit.SECONDS)) {
-        ldd.destroyForcibly();
-      }
+      output = new String(Files.readAllBytes(outputFile), StandardCharsets.UTF_8);
     } catch (IOException e) {
       LOG.warn(
           "ldd is not available ({}): taking {} as a static binary. If its container fails with"
@@ -189,6 +201,11 @@ public final class ContainerLocalImage {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new EnvtestException("Interrupted while running ldd " + binary + ".", e);
+    } finally {
+      if (ldd != null && ldd.isAlive()) {
+        ldd.destroyForcibly();
+      }
+      deleteQuietly(outputFile);
     }
     return parseLdd(binary, output);
   }
@@ -270,23 +287,17 @@ public final class ContainerLocalImage {
         return fromFolder.group(1);
       }
     }
+    return VersionProbe.versionOf(assets.resolve("kube-apiserver"));
+  }
+
+  private static void deleteQuietly(Path file) {
+    if (file == null) {
+      return;
+    }
     try {
-      Process process =
-          new ProcessBuilder(assets.resolve("kube-apiserver").toString(), "--version")
-              .redirectErrorStream(true)
-              .start();
-      String output;
-      try (InputStream in = process.getInputStream()) {
-        output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      process.waitFor(10, TimeUnit.SECONDS);
-      Matcher fromBinary = BINARY_VERSION.matcher(output);
-      return fromBinary.find() ? fromBinary.group(1) : "unknown";
+      Files.deleteIfExists(file);
     } catch (IOException e) {
-      return "unknown";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "unknown";
+      LOG.debug("could not delete {}", file, e);
     }
   }
 

@@ -52,9 +52,10 @@ public final class CrdReadiness {
    * deleted).
    *
    * @param crd the CRD and where it came from
+   * @return true if it was created, false if an existing one was updated
    * @throws EnvtestException if the server refuses it
    */
-  public void createOrUpdate(CrdDocuments.Crd crd) {
+  public boolean createOrUpdate(CrdDocuments.Crd crd) {
     String name = crd.name();
     for (int attempt = 1; ; attempt++) {
       CustomResourceDefinition desired =
@@ -64,7 +65,7 @@ public final class CrdReadiness {
         if (existing == null) {
           desired.getMetadata().setResourceVersion(null);
           crds().resource(desired).create();
-          return;
+          return true;
         }
         if (existing.getMetadata().getDeletionTimestamp() != null) {
           awaitGone(List.of(name), System.nanoTime());
@@ -72,7 +73,7 @@ public final class CrdReadiness {
         }
         desired.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
         crds().resource(desired).update();
-        return;
+        return false;
       } catch (KubernetesClientException e) {
         if (e.getCode() == 409 && attempt < CONFLICT_RETRIES) {
           continue;

@@ -62,7 +62,8 @@ public final class KubeconfigFile {
           "kubeconfig "
               + absolute
               + " does not exist. Pass the file kubectl uses (kubectl config view --minify shows"
-              + " the context), or run with -Dctk.mode=envtest for a local API server.");
+              + " the context) to ExistingCluster.fromKubeconfig(path, context) or the JUnit setting"
+              + " ctk.kubeconfig, or run with -Dctk.mode=envtest for a local API server.");
     }
     Config config;
     try {
@@ -85,10 +86,11 @@ public final class KubeconfigFile {
       throw new EnvtestException(
           "kubeconfig "
               + origin
-              + " has no current-context. Name one: ExistingCluster.fromKubeconfig(path,"
-              + " \"<context>\") with one of "
+              + " has no current-context. Name one of "
               + contextNames
-              + ", or kubectl config use-context <context>.");
+              + " with ExistingCluster.fromKubeconfig(path, \"<context>\") or"
+              + " fromDefaultKubeconfig(\"<context>\"), or the JUnit settings ctk.kubeconfig /"
+              + " ctk.kube-context; or kubectl config use-context <context>.");
     }
     NamedContext context =
         find(config.getContexts(), wanted)
@@ -101,7 +103,10 @@ public final class KubeconfigFile {
                             + wanted
                             + "\"; it has "
                             + contextNames
-                            + ". Pick one of those (kubectl config get-contexts lists them)."));
+                            + ". Pick one of those (kubectl config get-contexts lists them) in"
+                            + " ExistingCluster.fromKubeconfig(path, context),"
+                            + " fromDefaultKubeconfig(context) or the JUnit setting"
+                            + " ctk.kube-context."));
     String clusterName = context.getContext() == null ? null : context.getContext().getCluster();
     NamedCluster cluster =
         config.getClusters() == null
@@ -125,15 +130,18 @@ public final class KubeconfigFile {
   }
 
   /**
-   * The current context of the first existing file in {@code KUBECONFIG}, else of {@code
-   * ~/.kube/config}.
+   * A context (the current one when {@code contextName} is null) of the first existing file in
+   * {@code KUBECONFIG}, else of {@code ~/.kube/config}.
    *
    * @param environment environment variables
    * @param home the user's home
+   * @param contextName the context, or null for the file's current one
    * @return the context
-   * @throws EnvtestException listing where it looked when no file exists
+   * @throws EnvtestException listing where it looked when no file exists, or if the context cannot
+   *     be used
    */
-  public static KubeconfigFile findDefault(Map<String, String> environment, Path home) {
+  public static KubeconfigFile findDefault(
+      Map<String, String> environment, Path home, String contextName) {
     String variable = environment.get("KUBECONFIG");
     List<String> looked = new ArrayList<>();
     if (variable != null && !variable.isBlank()) {
@@ -144,7 +152,7 @@ public final class KubeconfigFile {
         }
         Path candidate = Path.of(entry);
         if (Files.isRegularFile(candidate)) {
-          return read(candidate, null, "from KUBECONFIG");
+          return read(candidate, contextName, "from KUBECONFIG");
         }
         states.add(entry + ": no such file");
       }
@@ -154,14 +162,15 @@ public final class KubeconfigFile {
     }
     Path standard = home.resolve(".kube").resolve("config");
     if (Files.isRegularFile(standard)) {
-      return read(standard, null, "~/.kube/config");
+      return read(standard, contextName, "~/.kube/config");
     }
     looked.add(standard + " (no such file)");
     throw new EnvtestException(
         "No kubeconfig found. Looked in: "
             + String.join(", ", looked)
-            + ". Set KUBECONFIG, pass a file to ExistingCluster.fromKubeconfig(path, context), or"
-            + " run with -Dctk.mode=envtest for a local API server.");
+            + ". Set KUBECONFIG, pass a file to ExistingCluster.fromKubeconfig(path, context) or"
+            + " the JUnit setting ctk.kubeconfig, or run with -Dctk.mode=envtest for a local API"
+            + " server.");
   }
 
   /**

@@ -63,6 +63,7 @@ public final class LocalControlPlane {
   private volatile String caCertPem;
   private volatile String version;
   private volatile String etcdHealthyAfter;
+  private volatile int[] pickedPorts;
 
   /**
    * A control plane, not started.
@@ -78,8 +79,8 @@ public final class LocalControlPlane {
   /**
    * Starts both processes and waits until the API server is ready. When another process took a
    * picked free port before etcd or kube-apiserver bound it (the race that every free-port scheme
-   * has), it tries again with new ports, three times in all. On failure the caller must {@link
-   * #stop()}.
+   * has), it tries again with new ports, three times in all; a taken secure port set with {@code
+   * withSecurePort} is not tried again. On failure the caller must {@link #stop()}.
    *
    * @param startNanos when the start began ({@link System#nanoTime()}); the timeout counts from it
    * @throws EnvtestException with the failing process' exit code and last log lines, or on timeout
@@ -90,8 +91,9 @@ public final class LocalControlPlane {
         startOnce(startNanos);
         return;
       } catch (PortTakenException e) {
-        if (options.securePort() > 0 || attempt == PORT_ATTEMPTS || closeRequested.getAsBoolean()) {
-          throw e;
+        boolean fixedPort = options.securePort() > 0 && e.name.equals(AssetsSearch.KUBE_APISERVER);
+        if (fixedPort || attempt == PORT_ATTEMPTS || closeRequested.getAsBoolean()) {
+          throw new EnvtestException(e.getMessage() + "\n" + portTakenFix(e.name, fixedPort, attempt));
         }
         LOG.info("a port picked for {} was taken before it bound it; trying other ports", e.name);
         stop();
@@ -101,6 +103,7 @@ public final class LocalControlPlane {
 
   private void startOnce(long startNanos) {
     int[] ports = FreePorts.pick(3);
+    pickedPorts = ports;
     int securePort = options.securePort() > 0 ? options.securePort() : ports[2];
     if (options.securePort() > 0 && !FreePorts.isFree(securePort)) {
       throw new EnvtestException(portInUseMessage(securePort));
@@ -183,20 +186,44 @@ public final class LocalControlPlane {
     for (ChildProcess process : processes) {
       if (!process.isAlive()) {
         if (process.logContains(PORT_TAKEN)) {
-          throw new PortTakenException(process.name(), exitMessage(process));
+          throw new PortTakenException(process.name(), exitHead(process));
         }
-        throw new EnvtestException(exitMessage(process));
+        throw new EnvtestException(
+            exitHead(process)
+                + "\nFix what its log says (flags given with withApiServerFlags(..) and"
+                + " withEtcdFlags(..) are on its command line), or run with -Dctk.mode=fake.");
       }
     }
   }
 
-  private static String exitMessage(ChildProcess process) {
-    String fix =
-        process.logContains(PORT_TAKEN)
-            ? "A port it needs is taken by another process: leave withSecurePort unset to get free"
-                + " ports, or stop the process that holds the port its log names."
-            : "Fix what its log says (flags given with withApiServerFlags(..) and withEtcdFlags(..)"
-                + " are on its command line), or run with -Dctk.mode=fake.";
+  private String portTakenFix(String name, boolean fixedPort, int attempts) {
+    if (fixedPort) {
+      return "The secure port "
+          + options.securePort()
+          + " set with withSecurePort("
+          + options.securePort()
+          + ") or another port kube-apiserver needs was taken by another process: leave"
+          + " withSecurePort unset to get a free port, or stop the process that holds the port its"
+          + " log names.";
+    }
+    int[] ports = pickedPorts;
+    String which =
+        name.equals(AssetsSearch.ETCD)
+            ? "client port " + ports[0] + " or peer port " + ports[1]
+            : "secure port " + ports[2] + " or another port it needs";
+    return "Another process took a free port picked for "
+        + name
+        + " (last: "
+        + which
+        + ") before "
+        + name
+        + " could bind it, "
+        + (attempts == 1 ? "in the only attempt" : "with each of " + attempts + " sets of free ports")
+        + ". Stop the process that holds the port its log names, or run when fewer processes open"
+        + " ports on this machine.";
+  }
+
+  private static String exitHead(ChildProcess process) {
     return process.name()
         + " exited with code "
         + process.exitCode().orElse(-1)
@@ -205,9 +232,7 @@ public final class LocalControlPlane {
         + " while starting ("
         + process.binary()
         + "). "
-        + process.describeLog()
-        + "\n"
-        + fix;
+        + process.describeLog();
   }
 
   private static String portInUseMessage(int port) {

@@ -33,8 +33,9 @@ import java.util.concurrent.TimeoutException;
  * }</pre>
  *
  * <p>Every step is best effort: failures are collected and returned, never thrown. Discovery is
- * done once per instance (reuse one for many namespaces of the same server). Requests go through
- * the client's HTTP client directly, so that fabric8 logs no warning about beta API versions.
+ * done again for every namespace, so that the types of CRDs installed since the last deletion are
+ * emptied too. Requests go through the client's HTTP client directly, so that fabric8 logs no
+ * warning about beta API versions.
  */
 public final class NamespaceDeletion {
 
@@ -45,7 +46,6 @@ public final class NamespaceDeletion {
   private static final String NO_FINALIZERS = "{\"metadata\":{\"finalizers\":null}}";
 
   private final KubernetesClient client;
-  private List<ResourceDefinitionContext> types;
 
   /**
    * Creates the helper.
@@ -64,7 +64,7 @@ public final class NamespaceDeletion {
    */
   public List<String> deleteWithoutControllers(String namespace) {
     List<String> problems = new ArrayList<>();
-    List<ResourceDefinitionContext> types = cachedTypes(problems);
+    List<ResourceDefinitionContext> types = namespacedTypes(problems);
     HttpClient http = client.getHttpClient();
     List<Sent> deletes = new ArrayList<>();
     for (ResourceDefinitionContext type : types) {
@@ -96,19 +96,6 @@ public final class NamespaceDeletion {
     }
     finalizeNamespace(namespace, problems);
     return problems;
-  }
-
-  private synchronized List<ResourceDefinitionContext> cachedTypes(List<String> problems) {
-    if (types == null) {
-      List<String> discoveryProblems = new ArrayList<>();
-      List<ResourceDefinitionContext> found = namespacedTypes(discoveryProblems);
-      problems.addAll(discoveryProblems);
-      if (!discoveryProblems.isEmpty()) {
-        return found;
-      }
-      types = found;
-    }
-    return types;
   }
 
   /**
