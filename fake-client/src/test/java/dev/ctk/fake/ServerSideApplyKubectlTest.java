@@ -2,17 +2,11 @@ package dev.ctk.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,20 +22,13 @@ class ServerSideApplyKubectlTest {
   Path dir;
 
   private FakeCluster cluster;
-  private Path kubeconfig;
-  private String kubectl;
-
-  /** What a kubectl run printed (stdout and stderr together) and its exit code. */
-  private record Run(int exitCode, String output) {
-  }
+  private Kubectl kubectl;
 
   @BeforeEach
   void start() {
-    Optional<Path> found = onPath("kubectl");
-    Assumptions.assumeTrue(found.isPresent(), "kubectl is not on the PATH; install kubectl to run this test");
-    kubectl = found.get().toString();
+    kubectl = Kubectl.onPathOrSkip(dir.resolve("kubeconfig"));
     cluster = FakeCluster.builder().build();
-    kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
+    cluster.writeKubeconfig(dir.resolve("kubeconfig"));
   }
 
   @AfterEach
@@ -73,7 +60,7 @@ class ServerSideApplyKubectlTest {
         .isEqualTo("deployment.apps/web edited\n");
 
     Files.writeString(file, deploymentYaml(4, "nginx:2"));
-    Run conflict = run(List.of(), "apply", "--server-side", "-f", file.toString());
+    Kubectl.Run conflict = run(List.of(), "apply", "--server-side", "-f", file.toString());
     assertThat(conflict.exitCode()).isEqualTo(1);
     assertThat(conflict.output()).startsWith("error: Apply failed with 1 conflict: conflict with \"kubectl-edit\" "
         + "using apps/v1: .spec.replicas\nPlease review the fields above--they currently have other managers.");
@@ -113,30 +100,15 @@ class ServerSideApplyKubectlTest {
   }
 
   private String ok(String... args) throws IOException, InterruptedException {
-    return ok(List.of(), args);
+    return kubectl.ok(args);
   }
 
   private String ok(List<String> env, String... args) throws IOException, InterruptedException {
-    Run run = run(env, args);
-    assertThat(run.exitCode()).as("kubectl %s exit code; output:%n%s", String.join(" ", args), run.output())
-        .isZero();
-    return run.output();
+    return kubectl.ok(env, args);
   }
 
-  private Run run(List<String> env, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(kubectl);
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("KUBECONFIG", kubeconfig.toString());
-    for (String variable : env) {
-      int eq = variable.indexOf('=');
-      builder.environment().put(variable.substring(0, eq), variable.substring(eq + 1));
-    }
-    Process process = builder.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl %s finished", args[0]).isTrue();
-    return new Run(process.exitValue(), output);
+  private Kubectl.Run run(List<String> env, String... args) throws IOException, InterruptedException {
+    return kubectl.run(env, args);
   }
 
   private static String deploymentYaml(int replicas, String image) {
@@ -158,19 +130,5 @@ class ServerSideApplyKubectlTest {
               - name: main
                 image: %s
         """.formatted(replicas, image);
-  }
-
-  private static Optional<Path> onPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String entry : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(entry, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 }

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FakeClusterInternals;
+import dev.ctk.fake.Kubectl;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -15,13 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,15 +36,12 @@ class KubectlTest {
   Path dir;
 
   private FakeCluster cluster;
-  private Path kubeconfig;
-  private String kubectl;
+  private Kubectl kubectl;
 
   @BeforeEach
   void start() {
-    Optional<Path> found = onPath("kubectl");
-    Assumptions.assumeTrue(found.isPresent(), "kubectl is not on the PATH; install kubectl to run this test");
-    kubectl = found.get().toString();
-    kubeconfig = dir.resolve("kubeconfig");
+    Path kubeconfig = dir.resolve("kubeconfig");
+    kubectl = Kubectl.onPathOrSkip(kubeconfig);
     FakeApiServerMain.Launch launch = FakeApiServerMain.launch(new String[] {"--port", "0", "--kubeconfig",
         kubeconfig.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
         System.err);
@@ -116,10 +110,8 @@ class KubectlTest {
 
   @Test
   void getWatch_streamsEventsOverHttp() throws Exception {
-    ProcessBuilder watchCommand = new ProcessBuilder(kubectl, "get", "configmaps", "--watch",
-        "--output-watch-events", "-o", "jsonpath={.type} {.object.metadata.name}{\"\\n\"}").redirectErrorStream(true);
-    watchCommand.environment().put("KUBECONFIG", kubeconfig.toString());
-    Process watch = watchCommand.start();
+    Process watch = kubectl.command("get", "configmaps", "--watch", "--output-watch-events", "-o",
+        "jsonpath={.type} {.object.metadata.name}{\"\\n\"}").start();
     List<String> lines = new CopyOnWriteArrayList<>();
     Thread reader = new Thread(() -> {
       try (BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(),
@@ -149,17 +141,7 @@ class KubectlTest {
   }
 
   private String run(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(kubectl);
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("KUBECONFIG", kubeconfig.toString());
-    Process process = builder.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl %s finished", args[0]).isTrue();
-    assertThat(process.exitValue()).as("kubectl %s exit code; output:%n%s", String.join(" ", args), output)
-        .isZero();
-    return output;
+    return kubectl.ok(args);
   }
 
   private static String deploymentYaml(String image) {
@@ -193,19 +175,5 @@ class KubectlTest {
           cidr: 10.0.0.0/24
           gateway: %s
         """.formatted(gateway);
-  }
-
-  private static Optional<Path> onPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String entry : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(entry, program);
-      if (Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
   }
 }
