@@ -52,6 +52,9 @@ public final class ContainerDocker {
 
   private static final Logger LOG = LoggerFactory.getLogger(ContainerDocker.class);
 
+  /** Set once Testcontainers found Docker but failed to prepare it; later connects fail at once with it. */
+  private static volatile String preparationFailure;
+
   private final DockerClient client;
 
   private ContainerDocker(DockerClient client) {
@@ -65,12 +68,20 @@ public final class ContainerDocker {
    * @throws EnvtestException if Docker is not reachable, listing what was tried
    */
   public static ContainerDocker connect() {
+    String remembered = preparationFailure;
+    if (remembered != null) {
+      throw new EnvtestException(remembered);
+    }
     try {
       return new ContainerDocker(DockerClientFactory.instance().client());
     } catch (RuntimeException e) {
-      throw new EnvtestException(
-          ContainerDockerSearch.current().unreachableMessage(rootMessage(e)),
-          e);
+      String message = ContainerDockerSearch.current().unreachableMessage(rootMessage(e));
+      if (ContainerDockerSearch.isPreparationFailure(message)) {
+        // Testcontainers found Docker but could not pull its helper images (minutes of retries); it would try
+        // again, just as long, for every later caller in this JVM: answer them at once with the same message
+        preparationFailure = message;
+      }
+      throw new EnvtestException(message, e);
     }
   }
 

@@ -31,6 +31,7 @@ public record ContainerDockerSearch(Map<String, String> env, Path home, String t
 
   private static final String NOT_FOUND_PREFIX = "Could not find a valid Docker environment";
   private static final String FAIL_FAST_PREFIX = "Previous attempts to find a Docker environment";
+  private static final String PREPARATION_FAILURE_PREFIX = "Docker was found, but Testcontainers could not prepare it: ";
 
   /**
    * This JVM's environment.
@@ -52,6 +53,17 @@ public record ContainerDockerSearch(Map<String, String> env, Path home, String t
   }
 
   /**
+   * Whether a message of {@link #unreachableMessage(String)} says that Docker was found but Testcontainers could
+   * not prepare it (as opposed to no Docker at all).
+   *
+   * @param message the message
+   * @return whether it is a preparation failure
+   */
+  public static boolean isPreparationFailure(String message) {
+    return message.startsWith(PREPARATION_FAILURE_PREFIX);
+  }
+
+  /**
    * The message for a Docker that Testcontainers could not use: every place tried with what is
    * there, or, when Docker was found but Testcontainers failed afterwards, that failure.
    *
@@ -62,7 +74,7 @@ public record ContainerDockerSearch(Map<String, String> env, Path home, String t
     if (testcontainersSaid != null
         && !testcontainersSaid.startsWith(NOT_FOUND_PREFIX)
         && !testcontainersSaid.startsWith(FAIL_FAST_PREFIX)) {
-      return "Docker was found, but Testcontainers could not prepare it: "
+      return PREPARATION_FAILURE_PREFIX
           + testcontainersSaid.replaceAll("\\.+$", "")
           + ". Testcontainers pulls helper images at first use (testcontainers/ryuk to clean up;"
           + " alpine to find the Docker host when the JVM runs inside a container); where they"
