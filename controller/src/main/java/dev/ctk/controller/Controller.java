@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * @since 0.1.0
  */
-public final class Controller implements AutoCloseable {
+public final class Controller implements ControllerView, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
 
@@ -103,6 +103,7 @@ public final class Controller implements AutoCloseable {
    *
    * @return the name
    */
+  @Override
   public String name() {
     return name;
   }
@@ -207,6 +208,7 @@ public final class Controller implements AutoCloseable {
    *
    * @return {@code true} when all caches synced
    */
+  @Override
   public boolean hasSynced() {
     return sources.stream().allMatch(InformerSource::hasSynced);
   }
@@ -217,6 +219,7 @@ public final class Controller implements AutoCloseable {
    *
    * @return {@code true} while running
    */
+  @Override
   public boolean isRunning() {
     if (!running || closed) {
       return false;
@@ -231,6 +234,7 @@ public final class Controller implements AutoCloseable {
    *
    * @return the queue
    */
+  @Override
   public WorkQueue<ObjectKey> workQueue() {
     return queue;
   }
@@ -251,6 +255,7 @@ public final class Controller implements AutoCloseable {
    *
    * @return the statistics
    */
+  @Override
   public ControllerStats stats() {
     return log.stats(name, hasSynced(), queue.stats());
   }
@@ -260,6 +265,7 @@ public final class Controller implements AutoCloseable {
    *
    * @return an immutable copy
    */
+  @Override
   public List<ReconcileRecord> reconcileLog() {
     return log.records();
   }
@@ -270,9 +276,20 @@ public final class Controller implements AutoCloseable {
    * @param key the key
    * @return an immutable list, empty if the key was never reconciled (or its records were dropped)
    */
+  @Override
   public List<ReconcileRecord> reconcileLog(ObjectKey key) {
     Objects.requireNonNull(key, "Controller.reconcileLog: key is null");
     return log.records().stream().filter(r -> r.key().equals(key)).toList();
+  }
+
+  /**
+   * The state of each informer the controller watches, in the order of {@code watch(..)} calls.
+   *
+   * @return an immutable list
+   */
+  @Override
+  public List<CacheState> caches() {
+    return informers().stream().map(CacheState::of).toList();
   }
 
   /**

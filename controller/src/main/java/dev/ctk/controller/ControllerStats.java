@@ -5,8 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * An immutable snapshot of a {@link Controller}. Counters cover every reconcile since the controller
- * started, including those no longer in the bounded reconcile log.
+ * An immutable snapshot of a controller, whatever framework runs it ({@link ControllerView#stats()}:
+ * ctk's {@link Controller}, a {@link ControllerProbe}, a framework integration's view). Counters cover
+ * every reconcile since the controller started (for a probe: since it was created), including those no
+ * longer in the bounded reconcile log.
  *
  * <pre>{@code
  * ControllerStats stats = controller.stats();
@@ -15,12 +17,14 @@ import java.util.Map;
  * }</pre>
  *
  * @param name the controller's name
- * @param synced whether all its informers have synced
+ * @param synced whether all its caches (informers, event sources) have synced
  * @param queue a snapshot of its work queue
  * @param reconciles reconciles ended
- * @param successes reconciles that returned {@link Result#done()}
- * @param errors reconciles that threw
+ * @param successes reconciles that returned {@link Result#done()} ({@link ReconcileOutcome#SUCCESS})
+ * @param errors reconciles that threw ({@link ReconcileOutcome#ERROR})
  * @param requeues reconciles that returned {@link Result#requeue()} or {@link Result#requeueAfter}
+ *     ({@link ReconcileOutcome#REQUEUE}, {@link ReconcileOutcome#REQUEUE_AFTER}; in other frameworks
+ *     what their {@link Vocabulary} names so, e.g. a Java Operator SDK reschedule)
  * @param droppedLogRecords the oldest records dropped from the reconcile log to keep it within its
  *     limit
  * @param reconcilesPerKey reconciles per key, in the order keys were first reconciled

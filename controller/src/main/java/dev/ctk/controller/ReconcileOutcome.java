@@ -1,7 +1,9 @@
 package dev.ctk.controller;
 
 /**
- * How one reconcile ended.
+ * How one reconcile ended. The constants are named after ctk's {@link Result}; other frameworks map
+ * their outcomes onto these four, and their {@link Vocabulary} gives the names messages show (e.g.
+ * {@code RESCHEDULE} for {@code REQUEUE_AFTER} in Java Operator SDK).
  *
  * <pre>{@code
  * boolean failed = record.outcome() == ReconcileOutcome.ERROR;

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One entry of a controller's reconcile log ({@link Controller#reconcileLog()}). Timestamps come from
- * the controller's {@link TimeSource}.
+ * One entry of a controller's reconcile log ({@link ControllerView#reconcileLog()}, of ctk's {@link
+ * Controller} or of any other view). Timestamps come from the controller's (or probe's) {@link
+ * TimeSource}.
  *
  * <pre>{@code
  * ReconcileRecord last = controller.reconcileLog().get(controller.reconcileLog().size() - 1);
@@ -20,11 +21,13 @@ import java.time.Instant;
  * @param start when the reconcile started
  * @param end when it ended
  * @param outcome how it ended
- * @param requeueAfter the delay of {@link Result#requeueAfter}, or {@code null} for other outcomes
+ * @param requeueAfter the delay of {@link Result#requeueAfter} (or of the framework's reschedule), or
+ *     {@code null} for other outcomes
  * @param error what the reconciler threw, or {@code null} unless the outcome is
  *     {@link ReconcileOutcome#ERROR}
  * @param attempt the key's {@code numRequeues} when the reconcile started: 0 for a first attempt,
- *     n for the n-th rate-limited retry
+ *     n for the n-th rate-limited retry (a {@link ControllerProbe} records the attempt it is told, or
+ *     the key's failures in a row)
  * @since 0.1.0
  */
 public record ReconcileRecord(long sequence, ObjectKey key, String worker, Instant start,
@@ -40,23 +43,13 @@ public record ReconcileRecord(long sequence, ObjectKey key, String worker, Insta
   }
 
   /**
-   * A one-line summary without timings, e.g. {@code "#3 default/web ERROR (attempt 2):
-   * java.io.IOException: backend down"}.
+   * A one-line summary without timings, in ctk's words ({@link Vocabulary#summary} gives it in a
+   * framework's), e.g. {@code "#3 default/web ERROR (attempt 2): java.io.IOException: backend
+   * down"}.
    *
    * @return the summary
    */
   public String summary() {
-    StringBuilder text = new StringBuilder()
-        .append('#').append(sequence).append(' ').append(key).append(' ').append(outcome);
-    if (attempt > 0) {
-      text.append(" (attempt ").append(attempt).append(')');
-    }
-    if (requeueAfter != null) {
-      text.append(" after ").append(Durations.format(requeueAfter));
-    }
-    if (error != null) {
-      text.append(": ").append(error);
-    }
-    return text.toString();
+    return Vocabulary.CTK.summary(this);
   }
 }

@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * @param <K> the key type; keys are compared with {@code equals} and shown with {@code toString}
  * @since 0.1.0
  */
-public final class WorkQueue<K> implements AutoCloseable {
+public final class WorkQueue<K> implements WorkQueueView, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
 
@@ -98,6 +98,7 @@ public final class WorkQueue<K> implements AutoCloseable {
    *
    * @return the name
    */
+  @Override
   public String name() {
     return name;
   }
@@ -436,6 +437,7 @@ public final class WorkQueue<K> implements AutoCloseable {
    *
    * @return the statistics
    */
+  @Override
   public WorkQueueStats stats() {
     lock.lock();
     try {

@@ -1,7 +1,8 @@
 /**
  * Work queue and reconcile loop for controllers built on fabric8 informers, with client-go and
- * controller-runtime semantics. Production code may depend on this package: it needs only
- * {@code kubernetes-client-api} and slf4j, never JUnit or the ctk fake.
+ * controller-runtime semantics, and one read-only view of any controller for ctk's assertions.
+ * Production code may depend on this package: it needs only {@code kubernetes-client-api} and slf4j,
+ * never JUnit or the ctk fake.
  *
  * <pre>{@code
  * try (Controller controller = Controller.builder("cm")
@@ -17,6 +18,19 @@
  *   <li>{@link dev.ctk.controller.WorkQueue}: de-duplicating, delaying, rate-limited queue.
  *   <li>{@link dev.ctk.controller.Controller}: informers, predicates, event handlers, N workers,
  *       a {@link dev.ctk.controller.Reconciler}; a reconcile log and statistics tests can read.
+ *   <li>{@link dev.ctk.controller.ControllerView} and {@link dev.ctk.controller.WorkQueueView}: what
+ *       ctk's assertions and failure reports read (name, caches, queue, reconcile log, statistics),
+ *       whatever framework runs the controller; {@link dev.ctk.controller.Vocabulary} gives the
+ *       framework's words for messages ("Java Operator SDK controller", "event source",
+ *       {@code RESCHEDULE}).
+ *   <li>{@link dev.ctk.controller.ControllerProbe}: a view fed by hand or by a framework's hooks,
+ *       for controllers ctk does not run (hand-written ones, Java Operator SDK, the Kubernetes Java
+ *       client):
+ *       <pre>{@code
+ * ControllerProbe probe = ControllerProbe.create("config-syncer").watch(informer);
+ * BlockingQueue<String> queue = probe.observe(new LinkedBlockingQueue<>());
+ * probe.reconcile(key, () -> reconcile(key));
+ * }</pre>
  *   <li>{@link dev.ctk.controller.TimeSource}: every delay, backoff and timestamp comes from it, so a
  *       virtual clock can drive them.
  * </ul>
@@ -50,6 +64,20 @@
  *       including an {@code AssertionError}, is recorded or logged and the worker goes on.
  *   <li>{@code close()} called inside a reconcile returns before that reconcile ends: the calling
  *       worker thread stops only once its reconcile returns.
+ *   <li><b>A {@code ControllerProbe} only knows what it is told.</b> It does not run, stop or
+ *       inspect the controller: a key the framework queues without telling the probe is not shown,
+ *       and a reconcile started but never ended stays in flight. A framework integration is as
+ *       accurate as the hooks the framework offers.
+ *   <li>A probe's waiting keys (added after a delay, rate-limited, or after a {@code REQUEUE_AFTER})
+ *       stop waiting as soon as their delay passed, even if the framework never re-adds them; until
+ *       it does, the key is in no state and the probe can look idle.
+ *   <li>{@code ControllerProbe.observe(queue)} counts inserts into the queue, not the controller's
+ *       de-duplication: a key put twice is counted and shown twice, even if the controller skips
+ *       the second one; a probe observes one queue.
+ *   <li>A probe's attempt numbers (without an explicit attempt) count the key's failures in a row
+ *       ({@code ERROR} or {@code REQUEUE}), not the framework's own retry counter.
+ *   <li>The framework integrations (Java Operator SDK, the Kubernetes Java client) are not here; they
+ *       are separate artifacts that feed {@code ControllerProbe}s.
  * </ul>
  *
  * @since 0.1.0

@@ -100,6 +100,25 @@ class ServerSideApplyFabric8Test {
   }
 
   @Test
+  void applyNamingAResourceVersion_createsWhenAbsent_andIsAConflictWhenTheObjectChanged() {
+    // Java Operator SDK's dependents apply with resourceVersion "1" to mean "create only if absent"
+    Deployment desired = new DeploymentBuilder(deployment("web", "nginx:1")).editMetadata()
+        .withResourceVersion("1").endMetadata().build();
+
+    Deployment created = client.resource(desired).fieldManager("operator").forceConflicts().serverSideApply();
+
+    assertThat(created.getMetadata().getUid()).isNotEmpty();
+    assertThat(created.getMetadata().getResourceVersion()).isNotEqualTo("1")
+        .isEqualTo(client.apps().deployments().inNamespace("default").withName("web").get().getMetadata()
+            .getResourceVersion());
+    KubernetesClientException e = catchThrowableOfType(KubernetesClientException.class,
+        () -> client.resource(desired).fieldManager("operator").forceConflicts().serverSideApply());
+    assertThat(e.getCode()).isEqualTo(409);
+    assertThat(e.getStatus().getMessage()).isEqualTo("Operation cannot be fulfilled on deployments.apps \"web\": "
+        + "the object has been modified; please apply your changes to the latest version and try again");
+  }
+
+  @Test
   void applyWithoutFieldManager_usesFabric8sDefault() {
     Deployment created = client.resource(deployment("web", "nginx:1")).serverSideApply();
 

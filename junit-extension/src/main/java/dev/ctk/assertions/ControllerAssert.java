@@ -3,12 +3,14 @@ package dev.ctk.assertions;
 import static dev.ctk.assertions.internal.StateFormat.count;
 
 import dev.ctk.assertions.internal.StateFormat;
+import dev.ctk.controller.CacheState;
 import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -18,8 +20,12 @@ import java.util.stream.Collectors;
 import org.assertj.core.api.AbstractAssert;
 
 /**
- * Assertions on a {@link Controller}: informer cache sync, what happened to a key (reconciled,
- * succeeded, failed, requeued, how often), and its work queue.
+ * Assertions on a controller through its {@link ControllerView}, whatever framework runs it: ctk's
+ * {@link Controller}, a {@code ControllerProbe} on a hand-written controller, or the views of Java
+ * Operator SDK and Kubernetes Java client controllers. It checks cache sync (informers, event
+ * sources), what happened to a key (reconciled, succeeded, failed, requeued, how often), and the
+ * controller's queue. Failure messages use the view's {@link Vocabulary}: {@code Expecting Java
+ * Operator SDK controller "webapp"}, {@code RESCHEDULE 30s}, "pending events", "event source".
  *
  * <pre>{@code
  * assertThat(controller).hasSyncedCaches();
@@ -32,8 +38,8 @@ import org.assertj.core.api.AbstractAssert;
  *
  * <p>Keys are {@code "namespace/name"}, {@code "name"} (cluster-scoped) or {@link ObjectKey}; a
  * {@code null} key is refused with a {@code NullPointerException}. The checks of one key read the
- * controller's reconcile log ({@link Controller#reconcileLog()}) first and then its counters and work
- * queue ({@link Controller#stats()}), and make the two agree (a reconcile that ends between the reads
+ * controller's reconcile log ({@link ControllerView#reconcileLog()}) first and then its counters and
+ * queue ({@link ControllerView#stats()}), and make the two agree (a reconcile that ends between the reads
  * is left out of the history, and the history is numbered from the key's first reconcile). The log is
  * bounded, so with a huge number of reconciles the oldest records are gone (counts stay exact). A
  * failure message lists what did happen to the key (its last reconciles with their outcomes and
@@ -47,15 +53,15 @@ import org.assertj.core.api.AbstractAssert;
  *
  * @since 0.1.0
  */
-public final class ControllerAssert extends AbstractAssert<ControllerAssert, Controller> {
+public final class ControllerAssert extends AbstractAssert<ControllerAssert, ControllerView> {
 
   private final Waiting waiting;
 
-  ControllerAssert(Controller controller) {
+  ControllerAssert(ControllerView controller) {
     this(controller, Waiting.IMMEDIATE);
   }
 
-  private ControllerAssert(Controller controller, Waiting waiting) {
+  private ControllerAssert(ControllerView controller, Waiting waiting) {
     super(controller, ControllerAssert.class);
     this.waiting = waiting;
   }
@@ -76,9 +82,10 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
   }
 
   /**
-   * Navigates to the controller's work queue; the result waits as this assertion does.
+   * Navigates to the controller's queue (work queue, pending events); the result waits as this
+   * assertion does and names the queue in the controller's words.
    *
-   * @return assertions on {@link Controller#workQueue()}, named after the controller
+   * @return assertions on {@link ControllerView#workQueue()}, named after the controller
    */
   public WorkQueueAssert workQueue() {
     isNotNull();
@@ -89,30 +96,31 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
   }
 
   /**
-   * Checks that every informer the controller watches has synced its cache.
+   * Checks that every cache the controller reads from (informer, event source) has synced.
    *
    * @return this assertion
    */
   public ControllerAssert hasSyncedCaches() {
     isNotNull();
     waiting.check(() -> {
-      List<SharedIndexInformer<?>> informers = actual.informers();
-      List<SharedIndexInformer<?>> notSynced = informers.stream().filter(i -> !i.hasSynced())
+      List<CacheState> caches = actual.caches();
+      List<CacheState> notSynced = caches.stream().filter(c -> !c.synced())
           .collect(Collectors.toList());
       if (!notSynced.isEmpty() || !actual.hasSynced()) {
         StringBuilder lines = new StringBuilder();
-        for (SharedIndexInformer<?> informer : informers) {
-          lines.append("  ").append(StateFormat.informerName(informer)).append(": ")
-              .append(informer.hasSynced() ? "synced"
-                  : informer.isRunning() ? "not synced (running)" : "not synced (not running)")
+        for (CacheState cache : caches) {
+          lines.append("  ").append(cache.name()).append(": ").append(cache.describe())
               .append('\n');
         }
-        throw failed(expecting("to have synced its informer caches") + "but "
-            + notSynced.size() + " of " + count(informers.size(), "informer") + " "
-            + waiting.still() + (notSynced.size() == 1 ? "has" : "have") + " not synced:\n"
+        String problem = notSynced.isEmpty()
+            ? "but it " + waiting.still() + "reports its caches as not synced, while each "
+                + words().cache() + " it lists is synced:\n"
+            : "but " + notSynced.size() + " of " + count(caches.size(), words().cache()) + " "
+                + waiting.still() + (notSynced.size() == 1 ? "has" : "have") + " not synced:\n";
+        throw failed(expecting("to have synced its " + words().cache() + " caches") + problem
             + lines + (actual.isRunning() ? ""
-                : "the controller is not running: start it with controller.start() or "
-                    + "ControllerHarness.start(controller).\n"));
+                : "the " + words().controller() + " is not running: start it with "
+                    + words().startHint() + ".\n"));
       }
     });
     return myself;
@@ -150,7 +158,8 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    * <p>Succeeded: it returned {@code Result.done()} ({@link ReconcileOutcome#SUCCESS}) or {@code
    * Result.requeueAfter(..)} ({@link ReconcileOutcome#REQUEUE_AFTER}: the reconcile did its work and
    * asked to be woken later, as a controller with a periodic resync does). {@code Result.requeue()}
-   * (rate-limited) and an error fail it.
+   * (rate-limited) and an error fail it. For other frameworks, what their view records as those
+   * outcomes: a Java Operator SDK reschedule is a {@code REQUEUE_AFTER}.
    *
    * <p>Settled: the work queue does not hold the key again: not queued, not in flight, and not waiting
    * unless that wait is the delay of its own {@code requeueAfter}. So an old success does not pass
@@ -179,20 +188,20 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
     return checkKey(key, "to have reconciled " + key + " successfully", state -> {
       ReconcileRecord last = state.last();
       if (last == null) {
-        return "but it " + waiting.still() + "has not reconciled it.\n" + state.history();
+        return "but it " + waiting.still() + "has not reconciled it.\n" + state.history(words());
       }
       if (last.outcome() == ReconcileOutcome.ERROR) {
-        return "but its last reconcile failed:\n  " + StateFormat.outcome(last) + "\n"
-            + state.history();
+        return "but its last reconcile failed:\n  " + StateFormat.outcome(last, words()) + "\n"
+            + state.history(words());
       }
       if (last.outcome() == ReconcileOutcome.REQUEUE) {
         return "but its last reconcile asked for a rate-limited requeue:\n  "
-            + StateFormat.outcome(last) + "\n" + state.history();
+            + StateFormat.outcome(last, words()) + "\n" + state.history(words());
       }
       String heldAgain = state.heldAgain();
       return heldAgain == null ? null
           : "but " + key + " is " + heldAgain + "; its last finished reconcile:\n  "
-              + StateFormat.outcome(last) + "\n" + state.history();
+              + StateFormat.outcome(last, words()) + "\n" + state.history(words());
     });
   }
 
@@ -283,7 +292,10 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
 
   /**
    * Checks that {@code key} was requeued: a reconcile returned {@code Result.requeue()} or {@code
-   * Result.requeueAfter(..)}, or failed (a failure is retried with backoff).
+   * Result.requeueAfter(..)} (in other frameworks, their equivalents, such as a Java Operator SDK
+   * reschedule), or failed (a failure is retried with backoff). The message names the outcomes in
+   * the framework's words: "(requeue, requeueAfter or a failure)", "(requeue, reschedule or a
+   * failure)".
    *
    * @param key {@code "namespace/name"} or {@code "name"}
    * @return this assertion
@@ -303,11 +315,14 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    */
   public ControllerAssert hasRequeued(ObjectKey key) {
     requireKey(key, "hasRequeued");
-    return checkKey(key, "to have requeued " + key + " (requeue, requeueAfter or a failure)",
+    return checkKey(key, "to have requeued " + key + " ("
+        + StateFormat.outcomeWord(ReconcileOutcome.REQUEUE, words()) + ", "
+        + StateFormat.outcomeWord(ReconcileOutcome.REQUEUE_AFTER, words()) + " or a failure)",
         state -> state.records().stream().anyMatch(r -> r.outcome() != ReconcileOutcome.SUCCESS)
             ? null
             : (state.total() == 0 ? "but it " + waiting.still() + "has not reconciled it.\n"
-                : "but none of its reconciles " + waiting.still() + "did.\n") + state.history());
+                : "but none of its reconciles " + waiting.still() + "did.\n")
+                + state.history(words()));
   }
 
   /**
@@ -334,7 +349,8 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
     requireKey(key, "hasReconcileCount");
     return checkKey(key, "to have reconciled " + key + " exactly " + count(times, "time"),
         state -> state.total() == times ? null
-            : "but it reconciled it " + count(state.total(), "time") + ".\n" + state.history());
+            : "but it reconciled it " + count(state.total(), "time") + ".\n"
+                + state.history(words()));
   }
 
   /**
@@ -377,12 +393,13 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
     }
     return checkKey(key, "to have reconciled " + key + " at most " + count(times, "time"),
         state -> state.total() <= times ? null
-            : "but it reconciled it " + count(state.total(), "time") + ".\n" + state.history());
+            : "but it reconciled it " + count(state.total(), "time") + ".\n"
+                + state.history(words()));
   }
 
   /**
-   * Checks that the controller is idle: running, caches synced, and its work queue holds no key
-   * (nothing queued, in flight or waiting).
+   * Checks that the controller is idle: running, caches synced, and its queue (work queue, pending
+   * events) holds no key (nothing queued, in flight or waiting).
    *
    * <p><b>Trap:</b> with {@code within(..)} this passes at once when nothing has happened yet: right
    * after a write, before the informer delivered the event, the queue is empty too. Wait for an effect
@@ -397,14 +414,17 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
       WorkQueueStats queue = actual.workQueue().stats();
       List<String> held = StateFormat.heldKeys(queue);
       String problem = !actual.isRunning() ? "but it is not running: start it with "
-          + "controller.start() or ControllerHarness.start(controller).\n"
-          : !actual.hasSynced() ? "but its informer caches have not synced.\n"
-          : !held.isEmpty() ? "but its work queue " + waiting.still() + "held "
+          + words().startHint() + ".\n"
+          : !actual.hasSynced() ? "but its " + words().cache()
+              + " caches have not synced.\n"
+          : !held.isEmpty() ? "but its " + words().queue() + " " + waiting.still()
+              + "held "
               + count(held.size(), "key") + ":\n" + StateFormat.queueContents(queue, "  ")
               + StateFormat.lastFailures(held, actual.reconcileLog())
           : null;
       if (problem != null) {
-        throw failed(expecting("to be idle (running, caches synced, work queue empty)")
+        throw failed(expecting("to be idle (running, caches synced, "
+            + words().queue() + " empty)")
             + problem);
       }
     });
@@ -430,12 +450,13 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
         return null;
       }
       if (state.total() == 0) {
-        return "but it " + waiting.still() + "has not reconciled it.\n" + state.history();
+        return "but it " + waiting.still() + "has not reconciled it.\n" + state.history(words());
       }
       boolean anyFailed = state.records().stream()
           .anyMatch(r -> r.outcome() == ReconcileOutcome.ERROR);
       return (anyFailed ? "but none of its failures " + waiting.still() + "matched.\n"
-          : "but none of its reconciles " + waiting.still() + "failed.\n") + state.history();
+          : "but none of its reconciles " + waiting.still() + "failed.\n")
+          + state.history(words());
     });
   }
 
@@ -448,15 +469,20 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
       String text = problem.apply(state);
       if (text != null) {
         throw failed(expecting(expectation) + text
-            + "work queue: " + queueLine(state.stats().queue()) + "\n");
+            + words().queue() + ": " + queueLine(state.stats().queue()) + "\n");
       }
     });
     return myself;
   }
 
   private String expecting(String expectation) {
-    return "\nExpecting controller \"" + actual.name() + "\"\n  " + expectation + waiting.phrase()
-        + "\n";
+    return "\nExpecting " + words().controller() + " \"" + actual.name() + "\"\n  "
+        + expectation + waiting.phrase() + "\n";
+  }
+
+  /** The words of the controller's framework. */
+  private Vocabulary words() {
+    return actual.vocabulary();
   }
 
   private AssertionError failed(String message) {

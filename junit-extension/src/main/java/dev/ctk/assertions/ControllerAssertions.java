@@ -1,7 +1,7 @@
 package dev.ctk.assertions;
 
-import dev.ctk.controller.Controller;
-import dev.ctk.controller.WorkQueue;
+import dev.ctk.controller.ControllerView;
+import dev.ctk.controller.WorkQueueView;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /**
@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
  * assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
  * assertThat(controller).workQueue().within(ofSeconds(5)).isEmpty();
  * assertThat(informer).hasSynced().containsKey("default/web");
+ * assertThat(probe).within(ofSeconds(5)).isIdle();   // any ControllerView, e.g. a ControllerProbe
  * }</pre>
  *
  * @since 0.1.0
@@ -24,22 +25,25 @@ public final class ControllerAssertions {
   private ControllerAssertions() {}
 
   /**
-   * Assertions on a controller: cache sync, reconcile outcomes per key, its work queue.
+   * Assertions on a controller: cache sync, reconcile outcomes per key, its work queue. Any {@link
+   * ControllerView}: ctk's {@code Controller}, a {@code ControllerProbe} on a hand-written controller,
+   * or the views that ctk-josdk and ctk-client-java give of their frameworks' controllers.
    *
    * @param controller the controller
    * @return an assertion that checks at once; {@code within(..)} makes it wait
    */
-  public static ControllerAssert assertThat(Controller controller) {
+  public static ControllerAssert assertThat(ControllerView controller) {
     return new ControllerAssert(controller);
   }
 
   /**
-   * Assertions on a work queue: emptiness, depth, keys.
+   * Assertions on a work queue: emptiness, depth, keys. Any {@link WorkQueueView}: ctk's {@code
+   * WorkQueue}, or the queue of a {@link ControllerView}.
    *
    * @param queue the queue
    * @return an assertion that checks at once; {@code within(..)} makes it wait
    */
-  public static WorkQueueAssert assertThat(WorkQueue<?> queue) {
+  public static WorkQueueAssert assertThat(WorkQueueView queue) {
     return new WorkQueueAssert(queue);
   }
 

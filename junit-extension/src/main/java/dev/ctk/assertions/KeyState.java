@@ -1,24 +1,28 @@
 package dev.ctk.assertions;
 
 import dev.ctk.assertions.internal.StateFormat;
-import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ControllerStats;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * What a controller knows about one key, read as one consistent snapshot: its reconciles (from the
- * bounded log), its reconcile count and last reconcile (from the counters), and the work queue.
+ * What a controller knows about one key, read as one consistent snapshot from its {@link
+ * ControllerView} (ctk's {@code Controller}, a {@code ControllerProbe}, a framework integration's
+ * view): its reconciles (from the bounded log), its reconcile count and last reconcile (from the
+ * counters), and the work queue.
  *
- * <p>The log is read first, then the counters and queue ({@link Controller#stats()}), so every record
- * listed is also counted. When the key was reconciled again between the two reads, the log is read
- * once more and cut at the last reconcile the counters know, so the count, the numbered history and
- * the last outcome always describe the same reconciles.
+ * <p>The log is read first ({@link ControllerView#reconcileLog()}), then the counters and queue
+ * ({@link ControllerView#stats()}), so every record listed is also counted. When the key was
+ * reconciled again between the two reads, the log is read once more and cut at the last reconcile
+ * the counters know, so the count, the numbered history and the last outcome always describe the
+ * same reconciles.
  *
  * @param key the key
  * @param stats the controller's counters and work queue
@@ -26,7 +30,7 @@ import java.util.stream.Collectors;
  */
 record KeyState(ObjectKey key, ControllerStats stats, List<ReconcileRecord> records) {
 
-  static KeyState of(Controller controller, ObjectKey key) {
+  static KeyState of(ControllerView controller, ObjectKey key) {
     return of(controller::reconcileLog, controller::stats, key);
   }
 
@@ -67,8 +71,8 @@ record KeyState(ObjectKey key, ControllerStats stats, List<ReconcileRecord> reco
   /**
    * Where the work queue holds the key again after its last reconcile, or {@code null} when it is
    * settled: {@code "queued again"}, {@code "in flight again"}, {@code "waiting again (delayed or
-   * backing off)"}. A key waiting after a {@code REQUEUE_AFTER} is settled: that wait is the delay
-   * its reconcile asked for.
+   * backing off)"}. A key waiting after a {@code REQUEUE_AFTER} (a Java Operator SDK reschedule,
+   * for one) is settled: that wait is the delay its reconcile asked for.
    */
   String heldAgain() {
     WorkQueueStats queue = stats.queue();
@@ -87,8 +91,17 @@ record KeyState(ObjectKey key, ControllerStats stats, List<ReconcileRecord> reco
     return null;
   }
 
-  /** The numbered history of the key's last reconciles. */
+  /** The numbered history of the key's last reconciles, in ctk's words. */
   String history() {
-    return StateFormat.history(key, total(), records);
+    return history(Vocabulary.CTK);
+  }
+
+  /**
+   * The numbered history of the key's last reconciles, in the framework's words.
+   *
+   * @param vocabulary the words of the controller's framework
+   */
+  String history(Vocabulary vocabulary) {
+    return StateFormat.history(key, total(), records, vocabulary);
   }
 }

@@ -4,18 +4,23 @@ import static dev.ctk.assertions.internal.StateFormat.count;
 import static dev.ctk.assertions.internal.StateFormat.keys;
 
 import dev.ctk.assertions.internal.StateFormat;
-import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
+import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueue;
+import dev.ctk.controller.WorkQueueView;
 import dev.ctk.controller.WorkQueueStats;
 import java.time.Duration;
 import java.util.List;
 import org.assertj.core.api.AbstractAssert;
 
 /**
- * Assertions on a {@link WorkQueue}: what it holds, in which state. A key is <em>queued</em> (ready
- * for a worker), <em>in flight</em> (handed to a worker, not done yet) or <em>waiting</em> (added
- * with a delay or backing off after a failure); the queue "holds" a key in any of the three states.
+ * Assertions on a queue of keys through its {@link WorkQueueView}: ctk's {@link WorkQueue}, or the
+ * queue of any {@link ControllerView} (a {@code ControllerProbe}'s, Java Operator SDK's pending
+ * events, a Kubernetes Java client work queue). They check what it holds, in which state. A key is
+ * <em>queued</em> (ready for a worker), <em>in flight</em> (handed to a worker, not done yet) or
+ * <em>waiting</em> (added with a delay or backing off after a failure); the queue "holds" a key in
+ * any of the three states.
  *
  * <pre>{@code
  * assertThat(queue).hasDepth(2).containsKey("default/web").hasNoKeysInFlight();
@@ -25,21 +30,23 @@ import org.assertj.core.api.AbstractAssert;
  * <p>Without {@link #within(Duration)} each check runs once, at once; with it, the returned assertion
  * re-runs the check every 10ms until it passes or the timeout elapses ({@link #isEmpty()} and {@link
  * #doesNotContainKey(String)} then pass at once if nothing was added yet). Failure messages name the
- * queue ({@code work queue "name"}, or {@code work queue of controller "name"} when reached through
- * {@link ControllerAssert#workQueue()}, which also lists the last failure of each held key).
+ * queue in its framework's words ({@code work queue "name"}, or {@code work queue of controller
+ * "name"} when reached through {@link ControllerAssert#workQueue()}, which also lists the last
+ * failure of each held key; {@code pending events of Java Operator SDK controller "webapp"} for a
+ * view whose {@link dev.ctk.controller.Vocabulary} says so).
  *
  * @since 0.1.0
  */
-public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQueue<?>> {
+public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQueueView> {
 
-  private final Controller controller;
+  private final ControllerView controller;
   private final Waiting waiting;
 
-  WorkQueueAssert(WorkQueue<?> queue) {
+  WorkQueueAssert(WorkQueueView queue) {
     this(queue, null, Waiting.IMMEDIATE);
   }
 
-  WorkQueueAssert(WorkQueue<?> queue, Controller controller, Waiting waiting) {
+  WorkQueueAssert(WorkQueueView queue, ControllerView controller, Waiting waiting) {
     super(queue, WorkQueueAssert.class);
     this.controller = controller;
     this.waiting = waiting;
@@ -189,7 +196,8 @@ public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQ
   }
 
   /**
-   * Checks how many retries the queue counted ({@code addRateLimited} calls) since it was made.
+   * Checks how many retries the queue counted since it was made ({@code addRateLimited} calls; for a
+   * {@code ControllerProbe}, its {@code addedRateLimited} calls).
    *
    * @param retries the expected count
    * @return this assertion
@@ -199,8 +207,10 @@ public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQ
     waiting.check(() -> {
       WorkQueueStats stats = actual.stats();
       if (stats.retries() != retries) {
+        // addRateLimited is ctk's (and client-go's) name of a retry; other frameworks retry otherwise
+        String how = words().equals(Vocabulary.CTK) ? " (addRateLimited)" : "";
         throw failed(expecting("to have counted "
-            + count(retries, "retry", "retries") + " (addRateLimited)")
+            + count(retries, "retry", "retries") + how)
             + "but it counted " + stats.retries() + ".\n" + contents(stats));
       }
     });
@@ -217,10 +227,16 @@ public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQ
 
   private String subject() {
     if (controller != null) {
-      return "work queue of controller \"" + controller.name() + "\"";
+      return words().queue() + " of " + words().controller() + " \"" + controller.name() + "\"";
     }
     String name = actual.name();
-    return name == null || name.isEmpty() ? "work queue (unnamed)" : "work queue \"" + name + "\"";
+    return name == null || name.isEmpty() ? words().queue() + " (unnamed)"
+        : words().queue() + " \"" + name + "\"";
+  }
+
+  /** The words of the queue's framework: its controller's, when reached through one. */
+  private Vocabulary words() {
+    return controller != null ? controller.vocabulary() : actual.vocabulary();
   }
 
   private static String contents(WorkQueueStats stats) {

@@ -3,6 +3,7 @@ package dev.ctk.junit;
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerView;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Mode;
@@ -29,6 +30,18 @@ import org.awaitility.core.ConditionTimeoutException;
  * controller's state (work queue, reconcile counts, the last reconcile of each key) as a JUnit report
  * entry and on standard error.
  *
+ * <p>Controllers that another framework runs take part through their {@link ControllerView}: {@link
+ * #observe(ControllerView)} adds the view (a {@code ControllerProbe}, a Java Operator SDK or
+ * Kubernetes Java client controller's view) to the failure report, and {@link
+ * #closeAfterTest(AutoCloseable)} closes what runs them (an {@code Operator}, a controller manager, a
+ * hand-written controller) together with the started controllers, in reverse registration order,
+ * before the cluster:
+ *
+ * <pre>{@code
+ * ControllerProbe probe = harness.observe(ControllerProbe.create("config-syncer"));
+ * ConfigSyncer syncer = harness.closeAfterTest(new ConfigSyncer(client, probe));
+ * }</pre>
+ *
  * <p>Which harness you get depends on where it is injected:
  *
  * <ul>
@@ -42,8 +55,8 @@ import org.awaitility.core.ConditionTimeoutException;
  * </ul>
  *
  * <p>{@link #controllers()} lists the controllers of the harness and of the harnesses enclosing it
- * (the test's, its class's, the enclosing classes'), so the failure report of a test covers every
- * controller running during it. The report also names the {@link #mode() mode}, the {@link
+ * (the test's, its class's, the enclosing classes'), and {@link #views()} those controllers and the
+ * observed views, so the failure report of a test covers every controller running during it. The report also names the {@link #mode() mode}, the {@link
  * #serverDescription() server} and the {@link #namespace() namespace}.
  *
  * <p>The harness tells a test where it runs, so that one body serves every mode: {@link
@@ -69,6 +82,10 @@ public final class ControllerHarness {
   private final TestCluster cluster;
   private final ControllerHarness parent;
   private final List<Controller> controllers = new ArrayList<>();
+  private final List<ControllerView> views = new ArrayList<>();
+  /** What {@link #close()} closes, in registration order: started controllers and resources. */
+  private final List<Registration> closeables = new ArrayList<>();
+  private int resources;
   private boolean closed;
 
   ControllerHarness(TestCluster cluster, ControllerHarness parent) {
@@ -94,16 +111,16 @@ public final class ControllerHarness {
   public Controller start(Controller controller) {
     Objects.requireNonNull(controller, "ControllerHarness.start: the controller is null");
     synchronized (this) {
-      if (closed) {
-        throw new IllegalStateException("Cannot start controller \"" + controller.name()
-            + "\": the test this ControllerHarness belongs to is over and its controllers were "
-            + "closed. Use the harness injected into the current test.");
-      }
+      requireOpen("start controller \"" + controller.name() + "\"");
       if (controllers.contains(controller)) {
         throw new IllegalStateException("Controller \"" + controller.name()
             + "\" was already started by this harness. Start each controller once.");
       }
       controllers.add(controller);
+      if (!views.contains(controller)) {
+        views.add(controller);
+      }
+      closeables.add(new Registration(controller, "controller \"" + controller.name() + "\""));
     }
     controller.start();
     awaitWatches(controller);
@@ -150,6 +167,98 @@ public final class ControllerHarness {
       all.addAll(controllers);
     }
     return Collections.unmodifiableList(all);
+  }
+
+  /**
+   * Shows a controller that another framework runs (a {@code ControllerProbe}, or a view from
+   * ctk-josdk or ctk-client-java) in this test's failure report, next to the controllers this harness
+   * started. It neither starts nor stops it: pair it with {@link #closeAfterTest(AutoCloseable)}.
+   *
+   * <pre>{@code
+   * ControllerProbe probe = harness.observe(ControllerProbe.create("config-syncer"));
+   * }</pre>
+   *
+   * @param view the controller's view
+   * @param <V> the view's type
+   * @return the same view
+   * @throws IllegalStateException if the test this harness belongs to is over, or this harness or
+   *     one enclosing it already shows the view
+   */
+  public <V extends ControllerView> V observe(V view) {
+    Objects.requireNonNull(view, "ControllerHarness.observe: the view is null");
+    String described = view.vocabulary().controller() + " \"" + view.name() + "\"";
+    synchronized (this) {
+      requireOpen("observe " + described);
+      if (parent != null && parent.views().contains(view)) {
+        throw new IllegalStateException(capitalized(described) + " is already observed by the "
+            + "harness of an enclosing class, whose failure reports cover this test too. Observe "
+            + "each controller once.");
+      }
+      if (views.contains(view)) {
+        throw new IllegalStateException(capitalized(described) + " is already observed by this "
+            + "harness (observed or started before). Observe each controller once.");
+      }
+      views.add(view);
+    }
+    return view;
+  }
+
+  /**
+   * Closes {@code resource} after the test (after the class, for a class harness), together with the
+   * controllers this harness started, in reverse order of registration, before the cluster closes:
+   * e.g. a Java Operator SDK {@code Operator} ({@code harness.closeAfterTest(operator::stop)}) or a
+   * Kubernetes Java client controller manager.
+   *
+   * @param resource what to close
+   * @param <T> its type
+   * @return the same resource
+   * @throws IllegalStateException if the test this harness belongs to is over
+   */
+  public <T extends AutoCloseable> T closeAfterTest(T resource) {
+    Objects.requireNonNull(resource, "ControllerHarness.closeAfterTest: the resource is null");
+    synchronized (this) {
+      String described = "closeAfterTest resource #" + (resources + 1) + " (" + describe(resource)
+          + ")";
+      requireOpen("register " + described);
+      resources++;
+      closeables.add(new Registration(resource, described));
+    }
+    return resource;
+  }
+
+  /** A resource as messages show it: its {@code toString()}, or "a lambda". */
+  private static String describe(AutoCloseable resource) {
+    Class<?> type = resource.getClass();
+    return type.isHidden() || type.isSynthetic() ? "a lambda" : String.valueOf(resource);
+  }
+
+  private static String capitalized(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+  }
+
+  /**
+   * Every controller shown in failure reports: those started or {@link #observe observed} through
+   * this harness and through the harnesses enclosing it, outermost first, each in registration order.
+   *
+   * @return an immutable list
+   */
+  public List<ControllerView> views() {
+    List<ControllerView> all = new ArrayList<>();
+    if (parent != null) {
+      all.addAll(parent.views());
+    }
+    synchronized (this) {
+      all.addAll(views);
+    }
+    return Collections.unmodifiableList(all);
+  }
+
+  private void requireOpen(String action) {
+    if (closed) {
+      throw new IllegalStateException("Cannot " + action + ": the test this ControllerHarness "
+          + "belongs to is over and its controllers were closed. Use the harness injected into the "
+          + "current test.");
+    }
   }
 
   /**
@@ -216,26 +325,39 @@ public final class ControllerHarness {
     return cluster.description();
   }
 
-  /** Closes this harness's controllers in reverse start order; later starts fail. */
+  /**
+   * Closes this harness's controllers and {@code closeAfterTest} resources in reverse registration
+   * order, each even if an earlier one failed; later starts and registrations fail. A runtime
+   * exception is rethrown as it is, a checked one wrapped with what was being closed; the first
+   * failure is thrown, the others added to it as suppressed.
+   */
   void close() {
-    List<Controller> toClose;
+    List<Registration> toClose;
     synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
-      toClose = new ArrayList<>(controllers);
+      toClose = new ArrayList<>(closeables);
     }
     Collections.reverse(toClose);
     RuntimeException failure = null;
-    for (Controller controller : toClose) {
+    for (Registration registration : toClose) {
       try {
-        controller.close();
-      } catch (RuntimeException e) {
+        registration.resource().close();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        RuntimeException wrapped = e instanceof RuntimeException runtime ? runtime
+            : new IllegalStateException("Closing " + registration.description() + " after the "
+                + "test failed: " + e.getClass().getName() + ": " + e.getMessage() + ". The other "
+                + "controllers and resources of the test were closed; the cause has the stack "
+                + "trace. Fix the resource's close(), or close it in the test itself.", e);
         if (failure == null) {
-          failure = e;
+          failure = wrapped;
         } else {
-          failure.addSuppressed(e);
+          failure.addSuppressed(wrapped);
         }
       }
     }
@@ -243,4 +365,7 @@ public final class ControllerHarness {
       throw failure;
     }
   }
+
+  /** Something {@link #close()} closes, and how its failure message names it. */
+  private record Registration(AutoCloseable resource, String description) {}
 }

@@ -27,8 +27,11 @@
  *
  * <p>Lifecycle: a per-method cluster (or namespace) is closed when its test ends, a per-class one
  * when its class (in each mode) ends; controllers started through a {@link
- * dev.ctk.junit.ControllerHarness} are closed first (in reverse start order), so a reconcile still
- * running at the end of a test can still use the client. {@code ControllerHarness.start} returns once
+ * dev.ctk.junit.ControllerHarness} are closed first (in reverse start order, interleaved with what
+ * was registered with {@code closeAfterTest(..)}), so a reconcile still running at the end of a test
+ * can still use the client. Controllers another framework runs (Java Operator SDK, the Kubernetes
+ * Java client, a hand-written one with a {@code ControllerProbe}) join the failure report through
+ * {@code ControllerHarness.observe(view)}. {@code ControllerHarness.start} returns once
  * the controller's caches synced and its informers' watches are open. A real server is started once
  * per JVM and configuration and stopped when the JVM ends; every real-mode class with that
  * configuration shares it (there is no per-class server). The admin client ctk keeps per server, and
@@ -73,6 +76,10 @@
  *   <li>{@code within(..)} cannot wait for "nothing happened": {@code isIdle()}, an empty work queue or
  *       a missing key hold before the informer delivered the event, so they pass at once (see
  *       {@link dev.ctk.assertions}). Wait on an effect or on {@code hasReconciled(key)} first.
+ *   <li>The harness neither starts nor stops an observed view's controller: only what was given to
+ *       {@code closeAfterTest(..)} is closed, and nothing waits for another framework's watches to
+ *       open (its integration's own start method does). A closing failure of one resource does not
+ *       stop the others from closing; it fails the test.
  *   <li>Closing a controller waits for its reconciles in flight up to its shutdown timeout, then
  *       interrupts them; a reconcile that ignores interrupts can leave a daemon worker thread
  *       running after its test (the controller logs it, with the fix).

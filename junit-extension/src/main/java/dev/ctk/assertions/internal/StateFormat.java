@@ -1,10 +1,11 @@
 package dev.ctk.assertions.internal;
 
-import dev.ctk.controller.Controller;
 import dev.ctk.controller.ControllerStats;
+import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -20,7 +21,10 @@ import java.util.stream.Collectors;
 /**
  * Text for failure messages and failure reports: durations, errors, reconcile histories and work
  * queue states, written the same way everywhere and without anything measured (no elapsed times), so
- * that messages are deterministic and tests can compare them as whole strings.
+ * that messages are deterministic and tests can compare them as whole strings. Outcomes and the
+ * words for a controller and its queue come from the {@link Vocabulary} of the controller's view, so
+ * a Java Operator SDK controller's report says {@code RESCHEDULE} where ctk's says {@code
+ * REQUEUE_AFTER}.
  *
  * <p>Internal: not part of ctk's API; it may change in any release.
  */
@@ -94,23 +98,55 @@ public final class StateFormat {
   }
 
   /**
-   * The outcome of one reconcile: {@code SUCCESS}, {@code REQUEUE}, {@code REQUEUE_AFTER 30s} or
-   * {@code ERROR IllegalStateException: backend down}.
+   * The outcome of one reconcile in ctk's words: {@code SUCCESS}, {@code REQUEUE}, {@code
+   * REQUEUE_AFTER 30s} or {@code ERROR IllegalStateException: backend down}.
    *
    * @param record the reconcile
    * @return its text
    */
   public static String outcome(ReconcileRecord record) {
+    return outcome(record, Vocabulary.CTK);
+  }
+
+  /**
+   * The outcome of one reconcile in a framework's words, e.g. {@code RESCHEDULE 30s} for a Java
+   * Operator SDK reschedule, or {@code ERROR IllegalStateException: backend down}.
+   *
+   * @param record the reconcile
+   * @param vocabulary the framework's words
+   * @return its text
+   */
+  public static String outcome(ReconcileRecord record, Vocabulary vocabulary) {
+    String name = vocabulary.outcome(record.outcome());
     switch (record.outcome()) {
       case REQUEUE_AFTER:
-        return record.requeueAfter() == null
-            ? "REQUEUE_AFTER"
-            : "REQUEUE_AFTER " + duration(record.requeueAfter());
+        return record.requeueAfter() == null ? name : name + " " + duration(record.requeueAfter());
       case ERROR:
-        return "ERROR " + error(record.error());
+        return name + " " + error(record.error());
       default:
-        return record.outcome().name();
+        return name;
     }
+  }
+
+  /**
+   * An outcome's name as a word in a sentence: {@code requeueAfter} for {@code REQUEUE_AFTER}, {@code
+   * reschedule} for {@code RESCHEDULE}; a name that is not in upper case is kept as it is.
+   *
+   * @param outcome the outcome
+   * @param vocabulary the framework's words
+   * @return the word
+   */
+  public static String outcomeWord(ReconcileOutcome outcome, Vocabulary vocabulary) {
+    String name = vocabulary.outcome(outcome);
+    if (!name.matches("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*")) {
+      return name;
+    }
+    StringBuilder word = new StringBuilder();
+    for (String part : name.toLowerCase(java.util.Locale.ROOT).split("_")) {
+      word.append(word.length() == 0 ? part
+          : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+    }
+    return word.toString();
   }
 
   /**
@@ -198,8 +234,20 @@ public final class StateFormat {
   }
 
   /**
+   * What happened to a key, in ctk's words; see {@link #history(ObjectKey, long, List, Vocabulary)}.
+   *
+   * @param key the key
+   * @param total how many times the key was reconciled (from the controller's counters)
+   * @param records the records of the key the log still holds, oldest first
+   * @return the lines, each ending with a newline
+   */
+  public static String history(ObjectKey key, long total, List<ReconcileRecord> records) {
+    return history(key, total, records, Vocabulary.CTK);
+  }
+
+  /**
    * What happened to a key: how many reconciles, then the last {@link #HISTORY_LIMIT} outcomes
-   * numbered from the first reconcile of the key.
+   * numbered from the first reconcile of the key, in the framework's words.
    *
    * <pre>
    * reconciles of default/web: 2 (oldest first)
@@ -210,9 +258,11 @@ public final class StateFormat {
    * @param key the key
    * @param total how many times the key was reconciled (from the controller's counters)
    * @param records the records of the key the log still holds, oldest first
+   * @param vocabulary the framework's words
    * @return the lines, each ending with a newline
    */
-  public static String history(ObjectKey key, long total, List<ReconcileRecord> records) {
+  public static String history(ObjectKey key, long total, List<ReconcileRecord> records,
+      Vocabulary vocabulary) {
     if (total == 0 && records.isEmpty()) {
       return key + " was never reconciled\n";
     }
@@ -225,7 +275,8 @@ public final class StateFormat {
         .append('\n');
     long number = count - shown.size() + 1;
     for (ReconcileRecord record : shown) {
-      text.append("  ").append(number++).append(". ").append(outcome(record)).append('\n');
+      text.append("  ").append(number++).append(". ").append(outcome(record, vocabulary))
+          .append('\n');
     }
     return text.toString();
   }
@@ -269,7 +320,8 @@ public final class StateFormat {
   }
 
   /**
-   * A short report of a controller's state, for a failed test's output:
+   * A short report of a controller's state, for a failed test's output, in the words of the view's
+   * {@link Vocabulary}:
    *
    * <pre>
    * controller "cm": running, caches synced
@@ -279,16 +331,21 @@ public final class StateFormat {
    *   default/api: 1 reconcile, last SUCCESS
    * </pre>
    *
-   * @param controller the controller
+   * <p>"requeued" counts both {@code REQUEUE} and {@code REQUEUE_AFTER} (a Java Operator SDK
+   * reschedule, for instance).
+   *
+   * @param controller the controller's view; any of its methods may throw, and so may this one then
    * @return the report, ending with a newline
    */
-  public static String report(Controller controller) {
+  public static String report(ControllerView controller) {
+    Vocabulary vocabulary = controller.vocabulary();
     ControllerStats stats = controller.stats();
     WorkQueueStats queue = stats.queue();
-    StringBuilder text = new StringBuilder("controller \"").append(controller.name()).append("\": ")
+    StringBuilder text = new StringBuilder(vocabulary.controller()).append(" \"")
+        .append(controller.name()).append("\": ")
         .append(controller.isRunning() ? "running" : "stopped")
         .append(stats.synced() ? ", caches synced" : ", caches NOT synced").append('\n');
-    text.append("  work queue: queued ").append(keys(queue.queuedKeys()))
+    text.append("  ").append(vocabulary.queue()).append(": queued ").append(keys(queue.queuedKeys()))
         .append(", in flight ").append(keys(queue.inFlightKeys()))
         .append(", waiting ").append(keys(queue.waitingKeys()))
         .append("; ").append(count(queue.adds(), "add")).append(", ")
@@ -308,7 +365,7 @@ public final class StateFormat {
       }
       long count = stats.reconcilesPerKey().getOrDefault(last.getKey(), 0L);
       text.append("  ").append(last.getKey()).append(": ").append(count(count, "reconcile"))
-          .append(", last ").append(outcome(last.getValue())).append('\n');
+          .append(", last ").append(outcome(last.getValue(), vocabulary)).append('\n');
     }
     if (stats.droppedLogRecords() > 0) {
       text.append("  (the reconcile log dropped its ").append(stats.droppedLogRecords())

@@ -272,7 +272,11 @@ public final class ObjectStore {
       FieldTracking.AppliedObject applied = fields.apply(type, current, request, type.namespaced() ? namespace : null,
           name, subresource, crdOf(type), rules.now());
       if (current == null) {
-        return new Applied(createLocked(type, namespace, applied.object(), options, applied::stamp), true);
+        // kube-apiserver creates by apply even when the configuration names a resourceVersion (Java Operator SDK
+        // sends one to mean "create only"); an existing object is checked against it below instead
+        ObjectNode created = applied.object();
+        ((ObjectNode) created.path("metadata")).remove("resourceVersion");
+        return new Applied(createLocked(type, namespace, created, options, applied::stamp), true);
       }
       ObjectNode patched = applied.object();
       if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
