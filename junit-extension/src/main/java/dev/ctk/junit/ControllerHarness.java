@@ -2,13 +2,13 @@ package dev.ctk.junit;
 
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.StateFormat;
+import dev.ctk.controller.CacheState;
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -129,26 +129,18 @@ public final class ControllerHarness {
 
   private static void awaitWatches(Controller controller) {
     try {
-      Polling.atMost(WATCH_TIMEOUT).until(() -> controller.informers().stream()
-          .allMatch(ControllerHarness::isWatching));
+      Polling.atMost(WATCH_TIMEOUT).until(() -> controller.caches().stream()
+          .allMatch(CacheState::watching));
     } catch (ConditionTimeoutException e) {
-      String states = controller.informers().stream()
-          .map(i -> "  " + StateFormat.informerName(i) + ": "
-              + (isWatching(i) ? "watching" : i.isRunning() ? "running, watch not open"
+      String states = controller.caches().stream()
+          .map(c -> "  " + c.name() + ": "
+              + (c.watching() ? "watching" : c.running() ? "running, watch not open"
                   : "not running"))
           .collect(Collectors.joining("\n"));
       throw new IllegalStateException("Controller \"" + controller.name() + "\" started and its "
           + "caches synced, but not every informer opened its watch within "
           + StateFormat.duration(WATCH_TIMEOUT) + ":\n" + states + "\nFix: check that the API "
           + "server allows watching these kinds, and that no informer was stopped.", e);
-    }
-  }
-
-  private static boolean isWatching(SharedIndexInformer<?> informer) {
-    try {
-      return informer.isWatching();
-    } catch (RuntimeException e) {
-      return false;   // fabric8 may throw while a watch is being replaced
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.ctk.assertions.internal;
 
 import dev.ctk.controller.ControllerStats;
+import dev.ctk.controller.CacheState;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
@@ -315,8 +316,7 @@ public final class StateFormat {
    * @return its name
    */
   public static String informerName(SharedIndexInformer<?> informer) {
-    Class<?> type = informer.getApiTypeClass();
-    return (type == null ? "unknown" : type.getSimpleName()) + " informer";
+    return CacheState.of(informer).name();
   }
 
   /**
