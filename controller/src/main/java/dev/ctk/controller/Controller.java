@@ -59,6 +59,7 @@ public final class Controller implements ControllerView, AutoCloseable {
   private final List<ReconcileListener> listeners;
   private final WorkQueue<ObjectKey> queue;
   private final ReconcileLog log;
+  private final ResyncTimer resync;
 
   private final Object lifecycle = new Object();
   private final List<Thread> workers = new ArrayList<>();
@@ -85,6 +86,8 @@ public final class Controller implements ControllerView, AutoCloseable {
       queueBuilder.withRateLimiter(builder.rateLimiter);
     }
     this.queue = queueBuilder.build();
+    this.resync = builder.resyncPeriod == null ? null
+        : new ResyncTimer(name, time, builder.resyncPeriod, sources);
   }
 
   /**
@@ -163,6 +166,9 @@ public final class Controller implements ControllerView, AutoCloseable {
       }
       workers.forEach(Thread::start);
       running = true;
+      if (resync != null) {
+        resync.start();
+      }
     }
     LOG.debug("Controller \"{}\" started with {} workers", name, workerCount);
     return this;
@@ -325,6 +331,9 @@ public final class Controller implements ControllerView, AutoCloseable {
       }
       closed = true;
       running = false;
+      if (resync != null) {
+        resync.stop();
+      }
       sources.forEach(source -> quietly("remove its event handler from the " + source.kind()
           + " informer", source::unregister));
       toJoin = List.copyOf(workers);
@@ -411,6 +420,7 @@ public final class Controller implements ControllerView, AutoCloseable {
     private Duration cacheSyncTimeout = Duration.ofSeconds(30);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private int logLimit = 10_000;
+    private Duration resyncPeriod;
     private boolean built;
 
     private Builder(String name) {
@@ -518,6 +528,34 @@ public final class Controller implements ControllerView, AutoCloseable {
      */
     public Builder withShutdownTimeout(Duration timeout) {
       this.shutdownTimeout = positive(timeout, "withShutdownTimeout");
+      return this;
+    }
+
+    /**
+     * Resyncs every watched informer every {@code period} on the controller's time source: each object
+     * in the informer's cache is delivered to the controller's event handler as an update whose old
+     * and new objects are the same (predicates see it as such; see {@link EventPredicate}). The first
+     * resync comes one period after {@link Controller#start()} returned; none after
+     * {@link Controller#close()}. Default: no resync.
+     *
+     * <p>This resync, not fabric8's own, is the one a virtual time source drives: under
+     * {@link VirtualTime}, {@code time.advance(period)} resyncs. An informer created with a fabric8
+     * resync period still resyncs on real time as well.
+     *
+     * <pre>{@code
+     * Controller.builder("nginx-service").withTimeSource(time).withResyncPeriod(Duration.ofHours(1))
+     * }</pre>
+     *
+     * @param period a positive duration
+     * @return this builder
+     */
+    public Builder withResyncPeriod(Duration period) {
+      Objects.requireNonNull(period, "Controller.Builder.withResyncPeriod: period is null");
+      if (period.isZero() || period.isNegative()) {
+        throw new IllegalArgumentException("withResyncPeriod(" + period + "): the resync period of "
+            + "controller \"" + name + "\" must be positive. Leave it out for no resync.");
+      }
+      this.resyncPeriod = period;
       return this;
     }
 

@@ -101,6 +101,24 @@ final class InformerSource<T extends HasMetadata> {
     return informer.hasSynced();
   }
 
+  /**
+   * Delivers every object in the informer's cache to the registered handler as an update with
+   * old == new (through the predicates), as an informer resync does. Nothing when not registered.
+   *
+   * @return how many objects were delivered
+   */
+  int resync() {
+    ResourceEventHandler<T> handler = registered;
+    if (handler == null) {
+      return 0;
+    }
+    List<T> cached = informer.getStore().list();
+    for (T object : cached) {
+      handler.onUpdate(object, object);
+    }
+    return cached.size();
+  }
+
   void stopIfOwned() {
     if (owned()) {
       informer.stop();

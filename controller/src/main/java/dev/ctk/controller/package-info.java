@@ -32,12 +32,26 @@
  * probe.reconcile(key, () -> reconcile(key));
  * }</pre>
  *   <li>{@link dev.ctk.controller.TimeSource}: every delay, backoff and timestamp comes from it, so a
- *       virtual clock can drive them.
+ *       virtual clock can drive them; {@link dev.ctk.controller.VirtualTime} is that clock, moved by
+ *       the test:
+ *       <pre>{@code
+ * VirtualTime time = VirtualTime.create();
+ * Controller.builder("cm").withTimeSource(time).withResyncPeriod(Duration.ofHours(1)) ...
+ * time.advance(Duration.ofHours(1));   // requeueAfter(1h) and the 1h resync happen now
+ * }</pre>
+ *   <li>{@link dev.ctk.controller.LeaderElection}: candidates on a coordination.k8s.io/v1 Lease, timed
+ *       by a {@code TimeSource}; the leader runs the controller, the others take over when it stops
+ *       renewing.
  * </ul>
  *
  * <p><b>What it does not do (yet).</b>
  * <ul>
- *   <li>No leader election: two instances of a controller both reconcile.
+ *   <li>Leader election is opt-in ({@code LeaderElection}); two controllers started without it both
+ *       reconcile. It has no jitter on the retry period, no {@code preferredHolder}/{@code strategy}
+ *       (coordinated leader election), and a candidate that lost leadership stays a candidate instead
+ *       of ending its process as client-go's callers usually do. Only Leases, no ConfigMap or
+ *       Endpoints locks. fabric8's own {@code LeaderElector} runs on real time and is not driven by
+ *       {@code VirtualTime}.
  *   <li>No metrics export (Prometheus, Micrometer): the statistics are in-memory snapshots only.
  *   <li>The reconcile log is bounded (10,000 records by default); older records are dropped and only
  *       counted. The per-key counters keep one entry per key ever reconciled, without bound.
@@ -45,10 +59,17 @@
  *       flight up to its shutdown timeout, then interrupts the workers; a reconcile that ignores
  *       interrupts keeps its (daemon) thread alive.
  *   <li>Informers are not created here: pass fabric8 informers; this package neither sets their resync
- *       period nor restarts one that stopped.
+ *       period nor restarts one that stopped. {@code Controller.Builder.withResyncPeriod} resyncs on
+ *       the controller's {@code TimeSource} (so {@code VirtualTime} drives it); a fabric8 informer's own
+ *       resync period runs on real time and is not driven by {@code VirtualTime}. The controller's
+ *       resync reaches only its own handler, not other handlers of a shared informer.
  *   <li>Blocking bounds (cache sync timeout, shutdown timeout, {@code poll} and
  *       {@code shutDownWithDrain} timeouts) are real time, even with a virtual {@code TimeSource}.
- *   <li>No virtual {@code TimeSource} ships here yet; only {@link dev.ctk.controller.TimeSource#system()}.
+ *   <li>{@code VirtualTime} moves only when the test advances it; tasks with a zero or negative delay
+ *       run at once on a background thread, not in a step, and reconciles still run on worker threads,
+ *       so a test waits (with a bound) for their effects after {@code advance}. It does not virtualize
+ *       {@code Thread.sleep}, {@code Instant.now()} or anything that reads the system clock directly
+ *       (fabric8's informers, HTTP timeouts, Awaitility).
  *   <li>Events are not de-duplicated across informers beyond the work queue's key de-duplication, and
  *       the reconciler is told only the key, never the event.
  *   <li>No reference counting of shared informers: the controller that started an informer stops it

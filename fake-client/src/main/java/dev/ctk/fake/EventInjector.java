@@ -52,7 +52,9 @@ import java.util.function.Consumer;
  * cluster.events().emitDeleted(web);                       // informers drop it; GET still finds it
  * }</pre>
  *
- * <p>Every method fails with {@link IllegalStateException} once the cluster is closed.
+ * <p>Every method fails with {@link IllegalStateException} once the cluster is closed. Every call on a
+ * {@link FakeCluster}'s injector is recorded in its {@link FakeCluster#requests() request journal} (see
+ * {@link RequestJournal#injections()}), with client {@link ApiRequestRecord#INJECTOR}.
  *
  * <p>The same type serves tests that run against a real kube-apiserver (ctk's JUnit extension in envtest, container
  * or existing-cluster mode): there {@link #add}, {@link #update} and {@link #delete} write through the API, and the
@@ -286,25 +288,32 @@ public final class EventInjector {
     @Override
     public <T extends HasMetadata> T add(T object) {
       requireOpen.accept("EventInjector.add(..)");
-      return back(object, server.create("EventInjector.add", json.toJson(object)));
+      ObjectNode node = json.toJson(object);
+      return back(object, server.inject("add", node, () -> server.create("EventInjector.add", node)));
     }
 
     @Override
     public <T extends HasMetadata> T update(T object) {
       requireOpen.accept("EventInjector.update(..)");
-      return back(object, server.update("EventInjector.update", json.toJson(object)));
+      ObjectNode node = json.toJson(object);
+      return back(object, server.inject("update", node, () -> server.update("EventInjector.update", node)));
     }
 
     @Override
     public void delete(HasMetadata object) {
       requireOpen.accept("EventInjector.delete(..)");
-      server.delete("EventInjector.delete", json.toJson(object));
+      ObjectNode node = json.toJson(object);
+      server.inject("delete", node, () -> server.delete("EventInjector.delete", node));
     }
 
     @Override
     public void emit(String method, String eventType, HasMetadata object, String resourceVersion) {
       requireOpen.accept("EventInjector." + method + "(..)");
-      server.emit("EventInjector." + method, eventType, json.toJson(object), resourceVersion);
+      ObjectNode node = json.toJson(object);
+      server.inject(method, node, () -> {
+        server.emit("EventInjector." + method, eventType, node, resourceVersion);
+        return null;
+      });
     }
 
     @SuppressWarnings("unchecked")

@@ -203,6 +203,51 @@ public final class FakeCluster implements AutoCloseable {
   }
 
   /**
+   * Watch faults at this server: close or expire watches, drop, duplicate, delay, reorder or hold their events, and
+   * the log of every watch delivery. The faults act on the server's watch streams, so real informers see them.
+   *
+   * <pre>{@code
+   * HeldDelivery stale = cluster.watchFaults().hold(WatchPattern.kind("ConfigMap"));
+   * }</pre>
+   *
+   * @return the watch faults of this cluster (a view: every call returns one over the same rules and log)
+   * @since 0.1.0
+   */
+  public WatchFaults watchFaults() {
+    return new WatchFaults(server, this::requireOpen);
+  }
+
+  /**
+   * The API fault rules of this cluster, applied at the server to every request that arrives over HTTP (client
+   * calls, informers' lists and watches). See {@link ApiFaults}.
+   *
+   * <pre>{@code
+   * cluster.faults().when(RequestPattern.update("ConfigMap")).once().answer(ApiFault.conflict());
+   * }</pre>
+   *
+   * @return the fault rules (a view; rules live as long as the cluster)
+   * @since 0.1.0
+   */
+  public ApiFaults faults() {
+    return new ApiFaults(server.faults());
+  }
+
+  /**
+   * The request journal of this cluster: every API request it answered and every injected event. Still readable
+   * after {@link #close()}. See {@link RequestJournal}.
+   *
+   * <pre>{@code
+   * assertThat(cluster.requests().entries(RequestPattern.patch("ConfigMap").subresource("status"))).hasSize(1);
+   * }</pre>
+   *
+   * @return the journal (a view)
+   * @since 0.1.0
+   */
+  public RequestJournal requests() {
+    return new RequestJournal(server.journal());
+  }
+
+  /**
    * Creates an object at run time through the store, exactly like {@link EventInjector#add}.
    *
    * @param object the object (namespace {@code default} when a namespaced object has none)

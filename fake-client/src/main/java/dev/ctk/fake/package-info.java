@@ -69,12 +69,20 @@
  *       {@link dev.ctk.fake.FakeCluster.Builder#withValidatingAdmission}): they see every API write as admission
  *       webhooks do (mutating after defaulting, validating after validation) and may change or deny it; denials
  *       answer {@code admission webhook "<name>" denied the request: ...}.
+ *   <li>A request journal ({@link dev.ctk.fake.FakeCluster#requests()}, {@link dev.ctk.fake.RequestJournal}): every
+ *       API request answered and every injected event, with verb, kind, object, subresource, patch type, field
+ *       manager, selectors, the body's resourceVersion, client, answer code, whether it changed the store, and the
+ *       fault that answered it; the last 10,000.
+ *   <li>API faults at the server ({@link dev.ctk.fake.FakeCluster#faults()}, {@link dev.ctk.fake.ApiFaults}): rules
+ *       matched by {@link dev.ctk.fake.RequestPattern} (once, counted, from the n-th call, seeded probability, until
+ *       removed) that answer 409, 422, 429 with Retry-After, 500, 503 or any error Status, delay the request, or
+ *       drop the connection, for client calls and informers' lists and watches alike; every firing is recorded.
  * </ul>
  *
  * <h2>What it does not do (yet)</h2>
  * <ul>
- *   <li>No server-side apply: {@code application/apply-patch+yaml} answers 415 with an explanation.
- *       {@code managedFields} are never written.
+ *   <li>Server-side apply is implemented with managedFields and conflicts, but the contract suite lists the
+ *       known differences from kube-apiserver (see the README's known limitations).
  *   <li>Defaulting and validation only as listed above: most field validation (quantities, port ranges, probes,
  *       volumes, env names, affinity, ...) is absent, kinds outside that list get only name, label and annotation
  *       checks, Job template errors print the template as {@code core.PodTemplateSpec{...}} rather than kube's
@@ -96,8 +104,18 @@
  *   <li>BOOKMARK objects carry only kind, apiVersion and resourceVersion; {@code resourceVersionMatch=Exact} lists
  *       answer the current state.
  *   <li>No TLS.
+ *   <li>API faults apply only to requests that arrive over HTTP: {@link dev.ctk.fake.EventInjector} calls, seeding
+ *       and {@link dev.ctk.fake.FakeCluster#create} are never faulted. A fault decides before the request is
+ *       served, so it cannot answer "after the write was committed" (no "committed but the answer was lost"); a
+ *       fault on a watch refuses the watch, it does not break a watch already open (watch faults do that). A
+ *       delayed request still holds its connection, and a delay or a pending timer is lost when the cluster
+ *       closes. Rules cannot match on the request body except through {@code RequestPattern.where(..)} on the
+ *       record's {@code bodyResourceVersion}. A 429 is a {@code Status} body, where kube's load shedding sends
+ *       text. Seeded probabilities repeat only when the matching requests arrive in the same order.
+ *   <li>The journal records requests when they are answered (a delayed one appears late; a request whose
+ *       connection fails before its body arrives, or with an HTTP method the server does not serve, is not
+ *       recorded), keeps no request or response bodies, and times are wall-clock receive times.
  * </ul>
- * Issue 3 (fidelity) and issue 6 (faults, virtual time, request journal) grow these.
  *
  * @since 0.1.0
  */

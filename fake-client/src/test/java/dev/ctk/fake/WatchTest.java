@@ -192,10 +192,10 @@ class WatchTest {
         cluster.client().configMaps().withName(name).delete();
       }
     }
-    List<String> transports = cluster.server().journal().entries().stream()
-        .filter(e -> e.path().equals(CONFIGMAPS) && e.query().contains("watch=true")).map(e -> e.transport())
-        .toList();
-    assertThat(transports).containsExactly("websocket-watch", "http-watch");
+    // a websocket watch is answered 101 (the upgrade), an HTTP-streaming one 200
+    List<Integer> watchCodes = cluster.requests().entries(RequestPattern.watch("ConfigMap").inNamespace("default"))
+        .stream().map(ApiRequestRecord::code).toList();
+    assertThat(watchCodes).containsExactly(101, 200);
   }
 
   @Test

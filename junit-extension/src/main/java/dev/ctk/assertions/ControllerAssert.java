@@ -11,6 +11,7 @@ import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
+import dev.ctk.fake.RequestJournal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +35,14 @@ import org.assertj.core.api.AbstractAssert;
  *     .hasRequeued("default/db")
  *     .hasReconciledAtMost("default/web", 1);
  * assertThat(controller).within(ofSeconds(5)).isIdle();
+ * assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(harness.requests());
+ * assertThat(controller).isIdempotent(harness.requests()).hasNoHotLoop(harness.requests(), 5);
  * }</pre>
+ *
+ * <p>The convergence checks ({@link #reachesFixedPoint}, {@link #isIdempotent}, {@link
+ * #hasNoHotLoop}, {@link #hasNoStatusChurn}, {@link #hasNoWriteChurn}, and {@link #quietFor} to
+ * reach them with another quiet period) read the fake cluster's request journal too; {@link
+ * ConvergenceAssert} explains them.
  *
  * <p>Keys are {@code "namespace/name"}, {@code "name"} (cluster-scoped) or {@link ObjectKey}; a
  * {@code null} key is refused with a {@code NullPointerException}. The checks of one key read the
@@ -56,14 +64,17 @@ import org.assertj.core.api.AbstractAssert;
 public final class ControllerAssert extends AbstractAssert<ControllerAssert, ControllerView> {
 
   private final Waiting waiting;
+  /** The timeout of {@link #within}, or {@code null}; the convergence checks need its value. */
+  private final Duration timeout;
 
   ControllerAssert(ControllerView controller) {
-    this(controller, Waiting.IMMEDIATE);
+    this(controller, Waiting.IMMEDIATE, null);
   }
 
-  private ControllerAssert(ControllerView controller, Waiting waiting) {
+  private ControllerAssert(ControllerView controller, Waiting waiting, Duration timeout) {
     super(controller, ControllerAssert.class);
     this.waiting = waiting;
+    this.timeout = timeout;
   }
 
   /**
@@ -75,7 +86,8 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    * @return a new, waiting assertion
    */
   public ControllerAssert within(Duration timeout) {
-    ControllerAssert waitingAssert = new ControllerAssert(actual, Waiting.within(timeout));
+    ControllerAssert waitingAssert = new ControllerAssert(actual, Waiting.within(timeout),
+        timeout);
     waitingAssert.info.description(info.description());
     waitingAssert.info.useRepresentation(info.representation());
     return waitingAssert;
@@ -440,6 +452,102 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
   public ControllerAssert hasEmptyWorkQueue() {
     workQueue().isEmpty();
     return myself;
+  }
+
+  /**
+   * Navigates to the convergence checks with a quiet period other than 500ms: {@code
+   * within(ofSeconds(10)).quietFor(ofSeconds(1)).reachesFixedPoint(journal)}.
+   *
+   * @param quiet how long no write may have changed anything, positive (real time)
+   * @return convergence assertions on this controller, waiting as this assertion does
+   */
+  public ConvergenceAssert quietFor(Duration quiet) {
+    return convergence().quietFor(quiet);
+  }
+
+  /**
+   * Checks that the controller reached a fixed point: nothing queued or in flight, no key waiting for
+   * a retry, and no changing write in {@code journal} for 500ms; see {@link
+   * ConvergenceAssert#reachesFixedPoint}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @return this assertion
+   */
+  public ControllerAssert reachesFixedPoint(RequestJournal journal) {
+    convergence().reachesFixedPoint(journal);
+    return myself;
+  }
+
+  /**
+   * Checks that one more reconcile of every key writes nothing (ctk's {@code Controller} only); see
+   * {@link ConvergenceAssert#isIdempotent}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @return this assertion
+   */
+  public ControllerAssert isIdempotent(RequestJournal journal) {
+    convergence().isIdempotent(journal);
+    return myself;
+  }
+
+  /**
+   * Checks that no key was reconciled more than {@code maxReconciles} times without an outside
+   * change; see {@link ConvergenceAssert#hasNoHotLoop}. Refuses {@link #within}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @param maxReconciles the most reconciles of one key allowed without an outside change
+   * @return this assertion
+   */
+  public ControllerAssert hasNoHotLoop(RequestJournal journal, int maxReconciles) {
+    convergence().hasNoHotLoop(journal, maxReconciles);
+    return myself;
+  }
+
+  /**
+   * Checks that no object's status was changed more than twice in a row without an outside change;
+   * see {@link ConvergenceAssert#hasNoStatusChurn(RequestJournal)}. Refuses {@link #within}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @return this assertion
+   */
+  public ControllerAssert hasNoStatusChurn(RequestJournal journal) {
+    convergence().hasNoStatusChurn(journal);
+    return myself;
+  }
+
+  /**
+   * Checks that no object's status was changed more than {@code maxWrites} times in a row without an
+   * outside change. Refuses {@link #within}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @param maxWrites the most changing status writes per object allowed
+   * @return this assertion
+   */
+  public ControllerAssert hasNoStatusChurn(RequestJournal journal, int maxWrites) {
+    convergence().hasNoStatusChurn(journal, maxWrites);
+    return myself;
+  }
+
+  /**
+   * Checks that no object was changed more than {@code maxWrites} times in a row without an outside
+   * change; see {@link ConvergenceAssert#hasNoWriteChurn}. Refuses {@link #within}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @param maxWrites the most changing writes per object allowed
+   * @return this assertion
+   */
+  public ControllerAssert hasNoWriteChurn(RequestJournal journal, int maxWrites) {
+    convergence().hasNoWriteChurn(journal, maxWrites);
+    return myself;
+  }
+
+  private ConvergenceAssert convergence() {
+    isNotNull();
+    ConvergenceAssert convergence = new ConvergenceAssert(actual, timeout,
+        ConvergenceAssert.DEFAULT_QUIET_PERIOD);
+    convergence.info.description(info.description());
+    convergence.info.useRepresentation(info.representation());
+    return convergence;
   }
 
   private ControllerAssert checkFailure(ObjectKey key, String with,

@@ -56,4 +56,20 @@ public final class ControllerAssertions {
   public static InformerAssert assertThat(SharedIndexInformer<?> informer) {
     return new InformerAssert(informer);
   }
+
+  /**
+   * Assertions on the API requests a fake cluster answered: how many match a pattern, no update
+   * without a resourceVersion, no list without a selector.
+   *
+   * <pre>{@code
+   * assertThat(cluster.requests()).since(afterSetup)
+   *     .hasExactly(1, RequestPattern.patch("ConfigMap").subresource("status"));
+   * }</pre>
+   *
+   * @param journal the journal, {@code FakeCluster.requests()}
+   * @return an assertion that checks at once
+   */
+  public static RequestJournalAssert assertThat(dev.ctk.fake.RequestJournal journal) {
+    return new RequestJournalAssert(journal);
+  }
 }

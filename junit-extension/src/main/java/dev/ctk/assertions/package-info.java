@@ -7,6 +7,8 @@
  * assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
  * assertThat(controller).workQueue().within(ofSeconds(5)).isEmpty();
  * assertThat(informer).within(ofSeconds(5)).containsKey("default/web");
+ * assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(harness.requests());
+ * assertThat(controller).isIdempotent(harness.requests()).hasNoHotLoop(harness.requests(), 5);
  * }</pre>
  *
  * <p>Controller and queue assertions read a {@link dev.ctk.controller.ControllerView} (and its
@@ -46,8 +48,9 @@
  *       Wait on an effect (an object the reconcile writes) or on {@code hasReconciled(key)} first.
  *       {@code hasReconciledAtMost(..)} refuses {@code within(..)} with an {@code
  *       IllegalStateException} for that reason.
- *   <li>No assertions on cluster objects themselves (use the client and AssertJ), on events
- *       (issue 6 adds a timeline) or on the fake's request journal.
+ *   <li>No assertions on cluster objects themselves (use the client and AssertJ) or on the failure
+ *       timeline; request-journal and convergence checks need fake mode (a real API server keeps no
+ *       journal ctk can read).
  *   <li>Reconcile checks read the controller's bounded reconcile log: once a controller has dropped
  *       old records, the outcomes of a key's early reconciles are gone (its counts stay exact).
  *   <li><b>A view is only as exact as what feeds it.</b> A {@code ControllerProbe} knows only what
@@ -60,7 +63,22 @@
  *   <li>Outcomes are ctk's four ({@code SUCCESS}, {@code REQUEUE}, {@code REQUEUE_AFTER}, {@code
  *       ERROR}); a framework's richer results (a status patch, a retry with a changed spec) are
  *       mapped onto them and only the mapped outcome can be checked.
- *   <li>"Within" is measured in real time; virtual time (issue 6) is not supported yet.
+ *   <li>"Within" and the quiet period of {@code reachesFixedPoint} are measured in real time, also
+ *       when the controller runs on a {@code VirtualTime}: they bound threads, not the simulated
+ *       world.
+ *   <li><b>Convergence checks need fake mode.</b> {@code reachesFixedPoint}, {@code isIdempotent},
+ *       {@code hasNoHotLoop} and the churn checks ({@link dev.ctk.assertions.ConvergenceAssert}) read
+ *       the fake cluster's {@code RequestJournal}; a real API server keeps no journal. A write is the
+ *       controller's "own" when the server received it while one of the controller's reconciles ran,
+ *       whoever sent it: a test writing while a reconcile runs, or a second controller whose
+ *       reconciles overlap, blurs the line; two controllers that trigger each other are each seen as
+ *       reacting to outside changes, so a ping-pong between them is no hot loop to either. Reconcile
+ *       times are exact (real time) for controllers started through {@code ControllerHarness.start};
+ *       for other views they come from the view's own records, which must then be real time. The
+ *       journal is bounded (10,000 entries) and so is the reconcile log: a very long history loses
+ *       its start. {@code isIdempotent} works on ctk's {@code Controller} only, and the churn checks
+ *       count writes, not what they changed (the journal does not say whether a write bumped
+ *       {@code metadata.generation}).
  *   <li>Informer keys are compared as {@code "namespace/name"} text: a namespaced object looked up
  *       by {@code "name"} alone is not found.
  * </ul>

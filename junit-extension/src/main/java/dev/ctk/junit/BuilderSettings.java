@@ -18,10 +18,12 @@ import java.util.function.UnaryOperator;
  * @param crdObjects CRDs (already copied)
  * @param objects objects (already copied)
  * @param customizer the last step applied to every cluster builder
+ * @param virtualTime whether every cluster gets a fresh {@code VirtualTime} ({@code withVirtualTime()})
  */
 record BuilderSettings(Mode mode, Isolation isolation, List<ResourceLocation> crds,
     List<ResourceLocation> resources, List<CustomResourceDefinition> crdObjects,
-    List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer) {
+    List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer,
+    boolean virtualTime) {
 
   BuilderSettings {
     crds = List.copyOf(crds);

@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
 import dev.ctk.junit.ControllerTest.Mode;
@@ -29,11 +30,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @param crdObjects CRDs given as objects (builder only)
  * @param objects objects given as objects (builder only); copied for every cluster
  * @param customizer applied to the fake cluster builder last (builder only; fake mode only)
+ * @param virtualTime whether each new cluster gets a fresh {@link VirtualTime}
  * @param origin who configured this scope, for messages: {@code @ControllerTest on ...}
  */
 record ClusterSpec(Resolved<Mode> mode, ServerConfig server, Resolved<Isolation> isolation,
     List<ResourceLocation> crds, List<ResourceLocation> resources,
-    List<CustomResourceDefinition> crdObjects, List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer, String origin) {
+    List<CustomResourceDefinition> crdObjects, List<HasMetadata> objects,
+    UnaryOperator<FakeCluster.Builder> customizer, boolean virtualTime, String origin) {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
@@ -50,22 +53,27 @@ record ClusterSpec(Resolved<Mode> mode, ServerConfig server, Resolved<Isolation>
 
   /**
    * Starts what a new scope runs against: a fake cluster, or a fresh namespace on the real server,
-   * seeded with this spec's CRDs and objects.
+   * seeded with this spec's CRDs and objects. With virtual time it gets a fresh {@link VirtualTime};
+   * a fake cluster stamps its objects with that clock.
    *
    * @param scopeName the test or class the scope is for, used in a real namespace's name
    * @param context the JUnit context of the scope: its test run holds the real server's admin
    *     client until it ends
    */
   TestCluster start(String scopeName, ExtensionContext context) {
+    VirtualTime time = virtualTime ? VirtualTime.create() : null;
     if (mode.value().isReal()) {
-      return RealTestCluster.start(this, scopeName, context);
+      return RealTestCluster.start(this, scopeName, context, time);
     }
-    return new FakeTestCluster(startFakeCluster());
+    return new FakeTestCluster(startFakeCluster(time), time);
   }
 
-  /** Starts a new fake cluster seeded with this spec's CRDs and objects. */
-  private FakeCluster startFakeCluster() {
+  /** Starts a new fake cluster seeded with this spec's CRDs and objects, on {@code time}'s clock. */
+  private FakeCluster startFakeCluster(VirtualTime time) {
     FakeCluster.Builder builder = FakeCluster.builder();
+    if (time != null) {
+      builder.withClock(time.clock());
+    }
     if (!crdObjects.isEmpty()) {
       builder.withCrds(crdObjects.stream().map(ClusterSpec::copy)
           .toArray(CustomResourceDefinition[]::new));

@@ -1,12 +1,16 @@
 package dev.ctk.junit;
 
 import dev.ctk.assertions.internal.Polling;
+import dev.ctk.assertions.internal.ReconcileWindows;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.CacheState;
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.ControllerView;
+import dev.ctk.controller.TimeSource;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.FakeCluster;
+import dev.ctk.fake.RequestJournal;
 import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -61,6 +65,11 @@ import org.awaitility.core.ConditionTimeoutException;
  *
  * <p>The harness tells a test where it runs, so that one body serves every mode: {@link
  * #namespace()} is {@code default} in fake mode and the test's own fresh namespace on a real server.
+ * It also hands out the test's {@link #time() time source} (a {@link VirtualTime} with
+ * {@code @ControllerTest(virtualTime = true)}) and, in fake mode, the {@link #requests() request journal}
+ * that ctk's convergence assertions read. Controllers started here are watched by those assertions:
+ * the real start and end of each reconcile is recorded, so that a write can be told apart as the
+ * controller's own (received while one of its reconciles ran) or an outside change.
  *
  * <pre>{@code
  * @Test
@@ -85,12 +94,17 @@ public final class ControllerHarness {
   private final List<ControllerView> views = new ArrayList<>();
   /** What {@link #close()} closes, in registration order: started controllers and resources. */
   private final List<Registration> closeables = new ArrayList<>();
+  /** Called with each controller {@link #start} is given, before it starts (the failure timeline attaches here). */
+  private final List<java.util.function.Consumer<Controller>> startHooks =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private int resources;
   private boolean closed;
 
   ControllerHarness(TestCluster cluster, ControllerHarness parent) {
     this.cluster = cluster;
     this.parent = parent;
+    // real start and end times of every reconcile, for the convergence assertions' "own writes"
+    startHooks.add(ReconcileWindows::track);
   }
 
   /**
@@ -122,9 +136,19 @@ public final class ControllerHarness {
       }
       closeables.add(new Registration(controller, "controller \"" + controller.name() + "\""));
     }
+    startHooks.forEach(hook -> hook.accept(controller));
     controller.start();
     awaitWatches(controller);
     return controller;
+  }
+
+  /**
+   * Registers a hook called with every controller {@link #start} is given, before it starts.
+   *
+   * @param hook the hook
+   */
+  void onStart(java.util.function.Consumer<Controller> hook) {
+    startHooks.add(Objects.requireNonNull(hook, "hook"));
   }
 
   private static void awaitWatches(Controller controller) {
@@ -275,6 +299,58 @@ public final class ControllerHarness {
             + cluster.mode().configName() + " mode, against " + cluster.description()
             + ". Fix: use client() and namespace(), which work in every mode, or run this test "
             + "in fake mode only (@ControllerTest(mode = Mode.FAKE))."));
+  }
+
+  /**
+   * The time source for the test's controllers: its {@link VirtualTime} with
+   * {@code @ControllerTest(virtualTime = true)}, else {@link TimeSource#system()}. Build controllers on it so
+   * that one test body runs on either.
+   *
+   * <pre>{@code
+   * Controller controller = harness.start(Controller.builder("renewal")
+   *     .withTimeSource(harness.time()) ... .build());
+   * }</pre>
+   *
+   * @return the time source; the same object for the whole scope of the cluster
+   */
+  public TimeSource time() {
+    return cluster.time();
+  }
+
+  /**
+   * The test's virtual time, to {@link VirtualTime#advance advance}: one per cluster (per test, or per
+   * class with per-class isolation). In fake mode the cluster stamps objects with its clock; in a real
+   * mode only the controllers built on it follow it, and the server's timestamps stay real.
+   *
+   * @return the virtual time
+   * @throws IllegalStateException if the test runs on real time
+   */
+  public VirtualTime virtualTime() {
+    return cluster.virtualTime().orElseThrow(() -> new IllegalStateException(
+        "ControllerHarness.virtualTime() has no VirtualTime to return: this test runs on real "
+            + "time (in " + cluster.mode().configName() + " mode, against "
+            + cluster.description() + "). Fix: turn virtual time on with "
+            + "@ControllerTest(virtualTime = true) or ControllerTestExtension.builder()"
+            + ".withVirtualTime(), or use time(), which works on either."));
+  }
+
+  /**
+   * The fake cluster's request journal: every API request the test's controllers (and the test)
+   * made, for ctk's convergence assertions and journal assertions.
+   *
+   * <pre>{@code
+   * assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(harness.requests());
+   * }</pre>
+   *
+   * @return the journal of {@link #cluster()}
+   * @throws IllegalStateException in a real mode, where requests are not recorded
+   */
+  public RequestJournal requests() {
+    return cluster.fakeCluster().map(FakeCluster::requests).orElseThrow(() ->
+        new IllegalStateException("The request journal needs fake mode: this test runs in "
+            + cluster.mode().configName() + " mode against " + cluster.description()
+            + "; run this test in fake mode (@ControllerTest(mode = FAKE)) or drop the journal "
+            + "assertion."));
   }
 
   /**

@@ -23,7 +23,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       events in fake mode only;
  *   <li>{@link ControllerHarness}: starts controllers and closes them after the test; also tells the
  *       test its {@link ControllerHarness#namespace() namespace} and {@link ControllerHarness#mode()
- *       mode}.
+ *       mode}, its {@link ControllerHarness#time() time source} and, in fake mode, its {@link
+ *       ControllerHarness#requests() request journal};
+ *   <li>{@link dev.ctk.controller.TimeSource}: the time source for the test's controllers (a {@link
+ *       dev.ctk.controller.VirtualTime} with {@link #virtualTime()}, else real time);
+ *   <li>{@link dev.ctk.controller.VirtualTime}: the test's virtual time, with {@link #virtualTime()}
+ *       only.
  * </ul>
  *
  * <pre>{@code
@@ -74,6 +79,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       </td><td>none</td></tr>
  *   <tr><td>{@link #resources()}</td><td>-</td><td>-</td><td>{@code classpath:} resources or file
  *       paths</td><td>none</td></tr>
+ *   <tr><td>{@link #virtualTime()}</td><td>-</td><td>-</td><td>{@code true}: each cluster gets a
+ *       fresh {@link dev.ctk.controller.VirtualTime}; a {@code @Nested} class inherits it from any
+ *       enclosing annotation (or {@link ControllerTestExtension.Builder#withVirtualTime()})</td>
+ *       <td>{@code false}: real time</td></tr>
  *   <tr><td>-</td><td>{@value #REQUIRE_ENVTEST_PROPERTY_NAME}</td><td>{@code CTK_REQUIRE_ENVTEST}
  *       </td><td>{@code true}: a real mode that is not available fails the test instead of skipping
  *       it</td><td>{@code false}</td></tr>
@@ -152,6 +161,40 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * #REQUIRE_ENVTEST_PROPERTY_NAME}{@code =true} (as CI sets it) they fail with that message
  * instead. {@link EnabledIfEnvtestAvailable @EnabledIfEnvtestAvailable} does the same for tests
  * that do not use {@code @ControllerTest}.
+ *
+ * <h2>Virtual time</h2>
+ *
+ * <p>Real time is the default. With {@code virtualTime = true} every new cluster (each test's with
+ * {@code PER_METHOD}, the class's with {@code PER_CLASS}) gets a fresh {@link
+ * dev.ctk.controller.VirtualTime} at {@code 2030-01-01T00:00:00Z}, which the test advances. Build the
+ * controllers on it ({@code Controller.builder(..).withTimeSource(harness.time())}): their work
+ * queue delays, backoff and {@code requeueAfter} then wait for {@code advance(..)}, so a one-hour
+ * requeue takes milliseconds.
+ *
+ * <pre>{@code
+ * @ControllerTest(virtualTime = true)
+ * class RenewalTest {
+ *   @Test
+ *   void renews_every_hour(ControllerHarness harness, VirtualTime time) {
+ *     Controller controller = harness.start(RenewalController.create(harness.client(), time));
+ *     ...
+ *     time.advance(Duration.ofHours(1));   // the requeueAfter(1h) fires now
+ *   }
+ * }
+ * }</pre>
+ *
+ * <table>
+ *   <caption>What follows the virtual clock</caption>
+ *   <tr><th>mode</th><th>controllers built on {@code harness.time()}</th><th>server
+ *       timestamps ({@code creationTimestamp}, {@code deletionTimestamp})</th></tr>
+ *   <tr><td>{@link Mode#FAKE}</td><td>virtual</td><td>virtual: the fake cluster is built with
+ *       {@code VirtualTime.clock()}</td></tr>
+ *   <tr><td>real modes</td><td>virtual</td><td>real: a real kube-apiserver stamps objects with its
+ *       own clock</td></tr>
+ * </table>
+ *
+ * <p>Timeouts that bound real threads (cache sync, {@code within(..)} of ctk's assertions, the
+ * request journal's times) stay in real time.
  *
  * <h2>Isolation, {@code @Nested} and parallel execution</h2>
  *
@@ -319,6 +362,16 @@ public @interface ControllerTest {
    * @return the object files
    */
   String[] resources() default {};
+
+  /**
+   * {@code true}: each new cluster gets a fresh {@link dev.ctk.controller.VirtualTime} (see
+   * "Virtual time" above), injected as {@code VirtualTime} or {@code TimeSource} and returned by
+   * {@link ControllerHarness#time()}. {@code false} (the default) on a {@code @Nested} class means:
+   * virtual if any enclosing {@code @ControllerTest} says so; a nested class cannot turn it off.
+   *
+   * @return whether the tests run on virtual time
+   */
+  boolean virtualTime() default false;
 
   /**
    * The API server a test runs against.

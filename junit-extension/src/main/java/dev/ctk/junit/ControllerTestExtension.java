@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.TimeSource;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
@@ -30,8 +32,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * The JUnit Jupiter extension behind {@link ControllerTest @ControllerTest}: starts fake clusters (or,
  * in a real mode, fresh namespaces on a shared real kube-apiserver), injects {@code
- * KubernetesClient}, {@link FakeCluster}, {@link EventInjector} and {@link ControllerHarness}
- * parameters, closes controllers and clusters after each test (or class), skips tests whose real
+ * KubernetesClient}, {@link FakeCluster}, {@link EventInjector}, {@link ControllerHarness}, {@link
+ * TimeSource} and {@link VirtualTime} parameters, closes controllers and clusters after each test (or class), skips tests whose real
  * mode is not available (or fails them when {@code ctk.require-envtest=true}), and reports the
  * controllers' state, the mode, the server and the namespace when a test fails.
  *
@@ -68,8 +70,9 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     ParameterResolver, ExecutionCondition {
 
   private static final Namespace NAMESPACE = ScopeResolution.NAMESPACE;
-  private static final Set<Class<?>> INJECTABLE = Set.of(
-      KubernetesClient.class, FakeCluster.class, EventInjector.class, ControllerHarness.class);
+  private static final Set<Class<?>> INJECTABLE = Set.of(KubernetesClient.class,
+      FakeCluster.class, EventInjector.class, ControllerHarness.class, TimeSource.class,
+      VirtualTime.class);
 
   /** Settings from the builder; {@code null} when registered by {@code @ControllerTest}. */
   private final BuilderSettings explicit;
@@ -203,6 +206,16 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     if (type == EventInjector.class) {
       return cluster.events();
     }
+    if (type == TimeSource.class) {
+      return cluster.time();
+    }
+    if (type == VirtualTime.class) {
+      return cluster.virtualTime().orElseThrow(() -> new ParameterResolutionException(
+          "Cannot inject VirtualTime into " + describe(parameter.getDeclaringExecutable())
+              + ": " + spec(context).origin() + " runs on real time. Fix: turn virtual time on "
+              + "with @ControllerTest(virtualTime = true) (or ControllerTestExtension.builder()"
+              + ".withVirtualTime()), or inject TimeSource, which is real time here."));
+    }
     return scope.harness();
   }
 
@@ -297,6 +310,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     private final List<CustomResourceDefinition> crdObjects = new ArrayList<>();
     private final List<HasMetadata> objects = new ArrayList<>();
     private UnaryOperator<FakeCluster.Builder> customizer = UnaryOperator.identity();
+    private boolean virtualTime;
     private boolean built;
 
     private Builder() {}
@@ -399,6 +413,25 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     }
 
     /**
+     * Runs the tests on virtual time, as {@link ControllerTest#virtualTime() @ControllerTest(virtualTime
+     * = true)} does: every new cluster gets a fresh {@link VirtualTime}, injected as {@code
+     * VirtualTime} or {@code TimeSource} and returned by {@link ControllerHarness#time()}; in fake
+     * mode the cluster stamps objects with its clock. {@code @Nested} classes inherit it.
+     *
+     * <pre>{@code
+     * @RegisterExtension
+     * static ControllerTestExtension ctk = ControllerTestExtension.builder().withVirtualTime().build();
+     * }</pre>
+     *
+     * @return this builder
+     */
+    public Builder withVirtualTime() {
+      checkNotBuilt();
+      this.virtualTime = true;
+      return this;
+    }
+
+    /**
      * Makes the extension.
      *
      * @return the extension, for a {@code @RegisterExtension} field
@@ -408,7 +441,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
       checkNotBuilt();
       built = true;
       return new ControllerTestExtension(new BuilderSettings(mode, isolation, crds, resources,
-          crdObjects, objects, customizer));
+          crdObjects, objects, customizer, virtualTime));
     }
 
     private void checkNotBuilt() {

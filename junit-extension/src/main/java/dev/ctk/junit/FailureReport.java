@@ -11,7 +11,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * ControllerHarness#views()}: started or observed, ctk's or another framework's, in its
  * framework's words) as {@code ctk.controller.<name>}; both also printed to standard error, prefixed
  * {@code [ctk]}. A view that throws while it is read is reported as unreadable, with what it threw;
- * the other views are still reported and the test's own failure is left as it is.
+ * the other views are still reported and the test's own failure is left as it is. Then the failure
+ * timeline ({@link TimelineReport}): the report entry {@code ctk.timeline}, standard error, and an
+ * HTML page under {@code target/ctk-reports}.
  */
 final class FailureReport {
 
@@ -33,6 +35,7 @@ final class FailureReport {
       System.err.println("[ctk] " + context.getDisplayName() + " failed (" + where + "); "
           + report);
     }
+    TimelineReport.publish(context, scope);
   }
 
   /** The view's report, or one line saying it is unreadable and what it threw. */

@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.TimeSource;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.fake.FakeCluster;
@@ -7,13 +9,39 @@ import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
 
-/** Fake mode: a {@link FakeCluster} of the scope's own, closed with it; namespace {@code default}. */
+/**
+ * Fake mode: a {@link FakeCluster} of the scope's own, closed with it; namespace {@code default}. With
+ * virtual time, the cluster was built on the virtual clock, so its timestamps follow it.
+ */
 final class FakeTestCluster implements TestCluster {
 
   private final FakeCluster cluster;
+  private final VirtualTime virtualTime;
 
+  /** A cluster on real time. */
   FakeTestCluster(FakeCluster cluster) {
+    this(cluster, null);
+  }
+
+  /**
+   * A cluster whose scope runs on {@code virtualTime} ({@code null}: real time).
+   *
+   * @param cluster the cluster, built with {@code virtualTime.clock()} when virtual
+   * @param virtualTime the scope's virtual time, or {@code null}
+   */
+  FakeTestCluster(FakeCluster cluster, VirtualTime virtualTime) {
     this.cluster = cluster;
+    this.virtualTime = virtualTime;
+  }
+
+  @Override
+  public TimeSource time() {
+    return virtualTime == null ? TimeSource.system() : virtualTime;
+  }
+
+  @Override
+  public Optional<VirtualTime> virtualTime() {
+    return Optional.ofNullable(virtualTime);
   }
 
   @Override

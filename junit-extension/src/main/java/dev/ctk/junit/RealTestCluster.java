@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.TimeSource;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.envtest.TestNamespaces;
 import dev.ctk.fake.EventInjector;
@@ -18,7 +20,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * A real mode's scope: a fresh namespace on the shared server, a client whose default namespace it
  * is, and an event injector writing through that client. Closing it closes the client and deletes
- * the namespace (with what is in it); the server stays up for the next scope.
+ * the namespace (with what is in it); the server stays up for the next scope. With virtual time the
+ * scope has a {@link VirtualTime} for its controllers, but the server stamps objects with its own,
+ * real clock.
  */
 final class RealTestCluster implements TestCluster {
 
@@ -28,11 +32,13 @@ final class RealTestCluster implements TestCluster {
   private final String namespace;
   private final KubernetesClient client;
   private final EventInjector events;
+  private final VirtualTime virtualTime;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private RealTestCluster(Mode mode, ApiServer server, TestNamespaces namespaces,
-      String namespace, KubernetesClient client) {
+      String namespace, KubernetesClient client, VirtualTime virtualTime) {
     this.mode = mode;
+    this.virtualTime = virtualTime;
     this.server = server;
     this.namespaces = namespaces;
     this.namespace = namespace;
@@ -45,9 +51,11 @@ final class RealTestCluster implements TestCluster {
    * namespace named after {@code scopeName} and seeds the spec's objects into it.
    *
    * @param context the scope's JUnit context: its test run holds the server's admin client
+   * @param virtualTime the scope's virtual time for its controllers, or {@code null} (real time)
    * @throws dev.ctk.envtest.EnvtestException when the server cannot be had
    */
-  static RealTestCluster start(ClusterSpec spec, String scopeName, ExtensionContext context) {
+  static RealTestCluster start(ClusterSpec spec, String scopeName, ExtensionContext context,
+      VirtualTime virtualTime) {
     ServerConfig config = spec.server();
     RealServers.Handle handle = RealServers.handle(config, context);
     ApiServer server = handle.server();
@@ -64,7 +72,8 @@ final class RealTestCluster implements TestCluster {
       client = new KubernetesClientBuilder().withConfig(clientConfig).build();
       seed.createIn(client, namespace, config.mode().configName() + " mode's "
           + server.description() + ", namespace " + namespace);
-      return new RealTestCluster(config.mode(), server, namespaces, namespace, client);
+      return new RealTestCluster(config.mode(), server, namespaces, namespace, client,
+          virtualTime);
     } catch (RuntimeException e) {
       if (client != null) {
         client.close();
@@ -107,6 +116,16 @@ final class RealTestCluster implements TestCluster {
   @Override
   public Optional<ApiServer> apiServer() {
     return Optional.of(server);
+  }
+
+  @Override
+  public TimeSource time() {
+    return virtualTime == null ? TimeSource.system() : virtualTime;
+  }
+
+  @Override
+  public Optional<VirtualTime> virtualTime() {
+    return Optional.ofNullable(virtualTime);
   }
 
   @Override

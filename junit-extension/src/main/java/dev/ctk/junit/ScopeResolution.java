@@ -269,7 +269,7 @@ final class ScopeResolution {
           config.resolve(ControllerTestConfig.ISOLATION, explicit.isolation(),
               "ControllerTestExtension.builder().withIsolation(..)"),
           explicit.crds(), explicit.resources(), explicit.crdObjects(), explicit.objects(),
-          explicit.customizer(),
+          explicit.customizer(), explicit.virtualTime(),
           "ControllerTestExtension.builder() registered for " + ownerClass.getName());
     }
     // innermost first: each attribute comes from the innermost annotation that sets it
@@ -296,8 +296,10 @@ final class ScopeResolution {
     List<ResourceLocation> crds = locations(annotated, "crds", ControllerTest::crds);
     List<ResourceLocation> resources =
         locations(annotated, "resources", ControllerTest::resources);
+    // virtual time is on when any annotation of the chain turns it on (nested classes inherit it)
+    boolean virtualTime = annotated.stream().anyMatch(c -> annotation(c).virtualTime());
     return new ClusterSpec(mode, ServerConfig.resolve(mode.value(), config), isolation, crds,
-        resources, List.of(), List.of(), UnaryOperator.identity(),
+        resources, List.of(), List.of(), UnaryOperator.identity(), virtualTime,
         "@ControllerTest on " + ownerClass.getName());
   }
 

@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.TimeSource;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.fake.FakeCluster;
@@ -35,6 +37,15 @@ interface TestCluster extends AutoCloseable {
 
   /** The real server, in a real mode. */
   Optional<ApiServer> apiServer();
+
+  /**
+   * The time source of the scope's controllers: its {@link VirtualTime} with virtual time, else
+   * {@link TimeSource#system()}.
+   */
+  TimeSource time();
+
+  /** The scope's virtual time, when {@code @ControllerTest(virtualTime = true)}; else empty. */
+  Optional<VirtualTime> virtualTime();
 
   /** Closes what this scope owns; idempotent. */
   @Override

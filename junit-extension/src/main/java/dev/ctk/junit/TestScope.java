@@ -12,11 +12,14 @@ final class TestScope implements AutoCloseable {
   private final TestCluster cluster;
   private final boolean ownsCluster;
   private final ControllerHarness harness;
+  private final TimelineRecorder timeline;
 
-  private TestScope(TestCluster cluster, boolean ownsCluster, ControllerHarness parentHarness) {
+  private TestScope(TestCluster cluster, boolean ownsCluster, TestScope enclosing) {
     this.cluster = cluster;
     this.ownsCluster = ownsCluster;
-    this.harness = new ControllerHarness(cluster, parentHarness);
+    this.harness = new ControllerHarness(cluster, enclosing == null ? null : enclosing.harness);
+    this.timeline = new TimelineRecorder(cluster, enclosing == null ? null : enclosing.timeline);
+    harness.onStart(timeline::attach);
   }
 
   /** A scope that owns a new cluster and closes it after its controllers. */
@@ -26,7 +29,7 @@ final class TestScope implements AutoCloseable {
 
   /** A scope inside {@code enclosing}: same cluster, its own harness listing the enclosing one's. */
   static TestScope borrowing(TestScope enclosing) {
-    return new TestScope(enclosing.cluster, false, enclosing.harness);
+    return new TestScope(enclosing.cluster, false, enclosing);
   }
 
   TestCluster cluster() {
@@ -35,6 +38,11 @@ final class TestScope implements AutoCloseable {
 
   ControllerHarness harness() {
     return harness;
+  }
+
+  /** What this scope records for its failure timeline. */
+  TimelineRecorder timeline() {
+    return timeline;
   }
 
   @Override

@@ -4,7 +4,8 @@
  * fake API server per test method (or per class), or, in a real mode, against a real kube-apiserver
  * (local binaries, containers or an existing cluster) shared by the JVM, with a fresh namespace per
  * test (or class). It injects {@code KubernetesClient}, {@link dev.ctk.fake.FakeCluster}, {@link
- * dev.ctk.fake.EventInjector} and {@link dev.ctk.junit.ControllerHarness} parameters, closes harnessed
+ * dev.ctk.fake.EventInjector}, {@link dev.ctk.junit.ControllerHarness}, {@code TimeSource} and
+ * {@code VirtualTime} parameters (virtual time on request), closes harnessed
  * controllers and then the cluster (or namespace) after each test, and reports the controllers'
  * state (work queue, reconcile counts, last reconcile per key), the mode, the server and the
  * namespace when a test fails. {@link dev.ctk.junit.AcrossModes @AcrossModes} runs one class body
@@ -66,13 +67,27 @@
  *       modes, so nothing is injected there; Surefire's XML names the invocations by index ({@code
  *       [1]}, {@code [2]}), only the display names say the mode.
  *   <li>No field injection: only parameters of test, lifecycle methods and constructors, and only the
- *       four types above (exact types: not {@code NamespacedKubernetesClient}, not subclasses). Other
+ *       six types above (exact types: not {@code NamespacedKubernetesClient}, not subclasses). Other
  *       parameter types are left to other resolvers.
  *   <li>With per-method isolation nothing can be injected into {@code @BeforeAll}/{@code @AfterAll}
  *       or a {@code PER_CLASS} test-instance constructor: there is no cluster outside a test method.
  *   <li>No controller report when {@code @BeforeAll}, {@code @AfterAll} or a class-level callback
- *       fails: the report is written for failed test methods only. The failure report is a short
- *       snapshot, with no timeline of events and reconciles (issue 6).
+ *       fails: the report and the timeline are written for failed test methods only.
+ *   <li><b>The failure timeline sees only what ctk records.</b> In fake mode it shows the API requests
+ *       and injected events of the cluster's request journal (the journal keeps the last 10,000 of
+ *       the cluster), fault firings and watch deliveries since the test's scope began; in real modes
+ *       there is no journal and no watch log, so no request of any client (the controller's, the
+ *       test's, other tests') and no watch event is shown, only the controllers' side. Work-queue
+ *       changes and reconciles are recorded as they happen for controllers started through the
+ *       harness (the last 20,000 of each source; older ones are dropped and counted); other views
+ *       contribute their reconcile logs, placed by their records' own times (a view on a virtual
+ *       clock lands at the wrong place), and nothing of their queues. Times are wall-clock
+ *       milliseconds after the scope began, ordered as each source stamped them: entries of
+ *       different sources within the same millisecond may show in either order (a watch delivery
+ *       is stamped when the server sends it, a queue add when the controller's handler ran). The
+ *       text shows the last 200 entries; the HTML page under {@code target/ctk-reports} (or {@code
+ *       ctk.report-dir} / {@code CTK_REPORT_DIR}) shows all of them and is overwritten by the next
+ *       failing run of the same test.
  *   <li>{@code within(..)} cannot wait for "nothing happened": {@code isIdle()}, an empty work queue or
  *       a missing key hold before the informer delivered the event, so they pass at once (see
  *       {@link dev.ctk.assertions}). Wait on an effect or on {@code hasReconciled(key)} first.
@@ -88,8 +103,13 @@
  *       and namespaces).
  *   <li>A builder-made extension and {@code @ControllerTest}, or two builder-made extensions, in one
  *       chain of enclosing classes are refused, not merged.
- *   <li>No virtual time and no fault injection (issue 6); informers a test makes itself are its own
- *       to close (they stop when the cluster's client closes).
+ *   <li>Virtual time ({@code @ControllerTest(virtualTime = true)}) moves only what is built on
+ *       {@code harness.time()} and, in fake mode, the fake's timestamps: a real kube-apiserver stamps
+ *       objects in real time, and informers, HTTP timeouts and ctk's {@code within(..)} waits stay
+ *       real. A {@code @Nested} class cannot turn virtual time off once an enclosing class turned it
+ *       on. {@code harness.requests()} (the request journal) exists in fake mode only.
+ *   <li>Informers a test makes itself are its own to close (they stop when the cluster's client
+ *       closes).
  * </ul>
  *
  * @since 0.1.0

@@ -155,6 +155,7 @@ class ControllerHarnessTest {
         .filter(e -> e.getType() == EventType.REPORTING_ENTRY_PUBLISHED)
         .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class)
             .orElseThrow().getKeyValuePairs())
+        .filter(entry -> !entry.containsKey("ctk.timeline"))   // TimelineTest checks the timeline
         .collect(Collectors.toList());
     String where = "fake mode, ctk fake API server at " + FailsWithAController.url
         + ", namespace default";

@@ -2,7 +2,9 @@ package dev.ctk.fake.internal;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.internal.fault.FaultEngine;
 import dev.ctk.fake.internal.gc.GarbageCollector;
 import dev.ctk.fake.internal.http.FakeHttpServer;
 import dev.ctk.fake.internal.http.RequestJournal;
@@ -17,11 +19,14 @@ import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.WriteOptions;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * The fake API server assembled: registry, store (with watch hub), HTTP endpoint and request journal. The public
+ * The fake API server assembled: registry, store (with watch hub), HTTP endpoint, fault rules and request journal.
+ * The public
  * {@code FakeCluster} is a thin facade over it.
  *
  * <p>Seeding and event injection go through the same {@link ObjectStore} methods the HTTP verbs use, with
@@ -33,9 +38,13 @@ public final class FakeApiServer implements AutoCloseable {
   public static final List<String> INITIAL_NAMESPACES =
       List.of("default", "kube-node-lease", "kube-public", "kube-system");
 
+  /** How many entries the request journal keeps. */
+  public static final int JOURNAL_LIMIT = 10_000;
+
   private final ResourceRegistry registry = new ResourceRegistry();
   private final ObjectStore store;
-  private final RequestJournal journal = new RequestJournal(10_000);
+  private final RequestJournal journal = new RequestJournal(JOURNAL_LIMIT);
+  private final FaultEngine faults;
   private final FakeHttpServer http;
 
   /**
@@ -70,7 +79,8 @@ public final class FakeApiServer implements AutoCloseable {
     if (garbageCollection) {
       GarbageCollector.attachTo(store);
     }
-    this.http = new FakeHttpServer(store, journal, host, port);
+    this.faults = new FaultEngine(randomSeed == null ? 0 : randomSeed);
+    this.http = new FakeHttpServer(store, journal, faults, host, port);
   }
 
   /** Starts listening. */
@@ -91,6 +101,65 @@ public final class FakeApiServer implements AutoCloseable {
   /** Answered requests. */
   public RequestJournal journal() {
     return journal;
+  }
+
+  /** The fault rules applied to every HTTP request. */
+  public FaultEngine faults() {
+    return faults;
+  }
+
+  /**
+   * Runs an {@link dev.ctk.fake.EventInjector} call and records it in the journal (client
+   * {@link ApiRequestRecord#INJECTOR}): its sequence is taken before it runs, and it runs in one store transaction
+   * so that {@code changed} says exactly whether it committed a change.
+   *
+   * @param method the injector method, e.g. {@code add} or {@code emitDeleted}
+   * @param object the object it was given
+   * @param call the call
+   * @return what the call returned
+   */
+  public <T> T inject(String method, ObjectNode object, Supplier<T> call) {
+    long sequence = journal.receive();
+    Instant time = Instant.now();
+    int code = 0;
+    boolean changed = false;
+    try {
+      boolean[] moved = new boolean[1];
+      T result = store.inTransaction(() -> {
+        long before = store.resourceVersion();
+        try {
+          return call.get();
+        } finally {
+          moved[0] = store.resourceVersion() != before;
+        }
+      });
+      changed = moved[0];
+      code = method.equals("add") ? 201 : 200;
+      return result;
+    } catch (FakeClusterException e) {
+      code = e.getCause() instanceof ApiError error ? error.code() : 400;
+      throw e;
+    } finally {
+      journal.add(new RequestJournal.Entry(injected(sequence, time, method, object, code, changed), "", "", "",
+          "injected"));
+    }
+  }
+
+  private ApiRequestRecord injected(long sequence, Instant time, String method, ObjectNode object, int code,
+      boolean changed) {
+    String apiVersion = object.path("apiVersion").asText("");
+    String kind = object.path("kind").asText("");
+    ResourceType type = registry.byKind(apiVersion, kind).orElse(null);
+    String namespace = object.path("metadata").path("namespace").asText("");
+    if (type != null && !type.namespaced()) {
+      namespace = "";
+    } else if (type != null && namespace.isEmpty()) {
+      namespace = "default";
+    }
+    String name = object.path("metadata").path("name").asText("");
+    return new ApiRequestRecord(sequence, time, method, kind.isEmpty() ? null : kind,
+        type == null ? null : type.plural(), namespace.isEmpty() ? null : namespace, name.isEmpty() ? null : name,
+        null, null, null, null, null, null, ApiRequestRecord.INJECTOR, code, changed, null);
   }
 
   /** {@code http://host:port}. */

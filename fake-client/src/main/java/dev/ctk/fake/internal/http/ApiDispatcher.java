@@ -2,42 +2,63 @@ package dev.ctk.fake.internal.http;
 
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
-import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.Vertx;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * ctk's mockwebserver {@link Dispatcher}: routes every request that is not an HTTP-streaming watch to discovery,
- * to the resource verbs, or (websocket watches) to a {@link WebSocketWatch} upgrade.
+ * Routes every request that is not an HTTP-streaming watch to discovery, to the resource verbs, or (websocket
+ * watches) to a {@link WebSocketWatch} upgrade, and says whether the request changed the store.
  *
- * <p>Runs on the Vert.x event loop: it only takes the store's short write lock, never waits on I/O.
+ * <p>Runs on the Vert.x event loop: it only takes the store's short write lock, never waits on I/O. A write
+ * (POST, PUT, PATCH, DELETE) is handled entirely inside one store transaction, so the store's resourceVersion
+ * before and after it tells exactly whether this request committed a change: no other request can commit in
+ * between (the store lock is held), and every commit the request causes (garbage collection, namespace
+ * finalization, admission included) happens inside it.
  */
-final class ApiDispatcher extends Dispatcher {
+final class ApiDispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiDispatcher.class);
+  private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
+
+  /**
+   * The answer to a request.
+   *
+   * @param response what to send
+   * @param changed whether the request committed a change to the store
+   * @param transport {@code http} or {@code websocket-watch}
+   */
+  record Answer(MockResponse response, boolean changed, String transport) {
+  }
 
   private final Vertx vertx;
   private final ObjectStore store;
   private final ResourceHandler resources;
   private final DiscoveryHandler discovery;
-  private final RequestJournal journal;
 
-  ApiDispatcher(Vertx vertx, ObjectStore store, RequestJournal journal, Supplier<String> serverAddress) {
+  ApiDispatcher(Vertx vertx, ObjectStore store, Supplier<String> serverAddress) {
     this.vertx = vertx;
     this.store = store;
     this.resources = new ResourceHandler(store);
     this.discovery = new DiscoveryHandler(store.registry(), serverAddress);
-    this.journal = journal;
   }
 
-  @Override
-  public MockResponse dispatch(RecordedRequest recorded) {
-    ApiRequest request = ApiRequest.from(recorded);
+  Answer dispatch(ApiRequest request) {
+    if (!WRITES.contains(request.method())) {
+      return answer(request);
+    }
+    return store.inTransaction(() -> {
+      long before = store.resourceVersion();
+      Answer answer = answer(request);
+      return new Answer(answer.response(), store.resourceVersion() != before, answer.transport());
+    });
+  }
+
+  private Answer answer(ApiRequest request) {
     MockResponse response;
     String transport = "http";
     try {
@@ -58,8 +79,7 @@ final class ApiDispatcher extends Dispatcher {
       LOG.warn("ctk fake API server failed on {}", request, e);
       response = JsonCodec.respond(ApiError.internal(e.toString()));
     }
-    journal.record(request, response.code(), transport);
-    return response;
+    return new Answer(response, false, transport);
   }
 
   private MockResponse route(ApiRequest request) {

@@ -1,12 +1,19 @@
 package dev.ctk.fake.internal.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.ApiRequestRecord;
+import dev.ctk.fake.internal.fault.FaultTarget;
+import dev.ctk.fake.internal.registry.ResourceRegistry;
+import dev.ctk.fake.internal.registry.ResourceType;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.http.HttpServerRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -32,10 +39,15 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
 
   /** From a Vert.x request whose body is not read (GET watches). */
   public static ApiRequest from(HttpServerRequest request) {
+    return from(request, null);
+  }
+
+  /** From a Vert.x request and its body ({@code null} or empty when none). */
+  public static ApiRequest from(HttpServerRequest request, byte[] body) {
     Map<String, String> headers = new TreeMap<>();
     request.headers().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(),
         (a, b) -> a + "," + b));
-    return of(request.method().name(), request.uri(), headers, null);
+    return of(request.method().name(), request.uri(), headers, body == null || body.length == 0 ? null : body);
   }
 
   /**
@@ -88,6 +100,118 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
   public boolean isWebSocketUpgrade() {
     String upgrade = header("upgrade");
     return upgrade != null && upgrade.equalsIgnoreCase("websocket");
+  }
+
+  /**
+   * The journal record of this request as received, before it is answered (code 0, not changed, no fault): the
+   * verb as kube derives it, the resource from the path, the patch type from the content type, the body's
+   * resourceVersion for updates and patches, the client from {@code User-Agent}.
+   */
+  public ApiRequestRecord describe(long sequence, Instant time, ResourceRegistry registry) {
+    Optional<ResourcePath> parsed = ResourcePath.parse(path);
+    String verb = verb(parsed.orElse(null));
+    String kind = null;
+    String resource = path;
+    String namespace = null;
+    String name = null;
+    String subresource = null;
+    if (parsed.isPresent()) {
+      ResourcePath p = parsed.get();
+      resource = p.resource();
+      kind = type(p, registry).map(ResourceType::kind).orElse(null);
+      namespace = p.namespace();
+      name = p.name();
+      subresource = p.subresource();
+    }
+    boolean selects = verb.equals("list") || verb.equals("watch") || verb.equals("deletecollection");
+    return new ApiRequestRecord(sequence, time, verb, kind, resource, namespace, name, subresource,
+        verb.equals("patch") ? patchType() : null, param("fieldManager"),
+        selects ? param("labelSelector") : null, selects ? param("fieldSelector") : null,
+        verb.equals("update") || verb.equals("patch") ? bodyResourceVersion() : null,
+        header("user-agent"), 0, false, null);
+  }
+
+  /** What an error answer for this request names: its resource and object. */
+  public FaultTarget faultTarget(ResourceRegistry registry) {
+    Optional<ResourcePath> parsed = ResourcePath.parse(path);
+    if (parsed.isEmpty()) {
+      return new FaultTarget("", path, null, "");
+    }
+    ResourcePath p = parsed.get();
+    Optional<ResourceType> type = type(p, registry);
+    String name = p.name() != null ? p.name() : bodyName();
+    return new FaultTarget(type.map(ResourceType::group).orElse(p.group()), p.resource(),
+        type.map(ResourceType::kind).orElse(null), name);
+  }
+
+  private String verb(ResourcePath p) {
+    boolean named = p != null && p.name() != null;
+    return switch (method) {
+      case "GET" -> watchParam() || isWebSocketUpgrade() || (p != null && p.legacyWatch()) ? "watch"
+          : named || p == null ? "get" : "list";
+      case "POST" -> "create";
+      case "PUT" -> "update";
+      case "PATCH" -> "patch";
+      case "DELETE" -> named ? "delete" : "deletecollection";
+      default -> method.toLowerCase(Locale.ROOT);
+    };
+  }
+
+  private static Optional<ResourceType> type(ResourcePath p, ResourceRegistry registry) {
+    try {
+      return registry.byPath(p.group(), p.version(), p.resource());
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private String patchType() {
+    return switch (contentType()) {
+      case "application/json-patch+json" -> "json";
+      case "application/merge-patch+json" -> "merge";
+      case "application/strategic-merge-patch+json" -> "strategic-merge";
+      case "application/apply-patch+yaml", "application/apply-patch+cbor" -> "apply";
+      default -> null;
+    };
+  }
+
+  /** metadata.resourceVersion of the body; for a JSON patch, the value a test or replace sets it to. */
+  private String bodyResourceVersion() {
+    JsonNode body = bodyTree();
+    if (body == null) {
+      return null;
+    }
+    if (body.isArray()) {
+      String found = null;
+      for (JsonNode op : body) {
+        String kind = op.path("op").asText("");
+        if ((kind.equals("test") || kind.equals("replace")) && op.path("path").asText("")
+            .equals("/metadata/resourceVersion") && op.path("value").isValueNode() && !op.path("value").isNull()) {
+          found = op.path("value").asText();
+        }
+      }
+      return found;
+    }
+    JsonNode rv = body.path("metadata").path("resourceVersion");
+    return rv.isValueNode() && !rv.isNull() && !rv.asText().isEmpty() ? rv.asText() : null;
+  }
+
+  private String bodyName() {
+    JsonNode body = bodyTree();
+    JsonNode name = body == null ? null : body.path("metadata").path("name");
+    return name != null && name.isTextual() ? name.asText() : "";
+  }
+
+  private JsonNode bodyTree() {
+    if (hasNoBody()) {
+      return null;
+    }
+    try {
+      return JsonCodec.readTree(this, "");
+    } catch (RuntimeException e) {
+      // ApiError for bodies that do not decode: the record then has no resourceVersion or name
+      return null;
+    }
   }
 
   @Override

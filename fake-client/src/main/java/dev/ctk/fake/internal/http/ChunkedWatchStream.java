@@ -9,6 +9,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.function.IntConsumer;
 
 /**
  * A watch over a plain HTTP response (what kubectl {@code get -w}, client-go and fabric8 with
@@ -23,17 +24,22 @@ final class ChunkedWatchStream {
   private final Vertx vertx;
   private final ObjectStore store;
   private final ResourceRegistry registry;
-  private final RequestJournal journal;
 
-  ChunkedWatchStream(Vertx vertx, ObjectStore store, RequestJournal journal) {
+  ChunkedWatchStream(Vertx vertx, ObjectStore store) {
     this.vertx = vertx;
     this.store = store;
     this.registry = store.registry();
-    this.journal = journal;
   }
 
-  void handle(HttpServerRequest request) {
-    ApiRequest apiRequest = ApiRequest.from(request);
+  /**
+   * Opens the watch and answers 200 with the stream, or answers the error that refused it.
+   *
+   * @param request the Vert.x request
+   * @param apiRequest the same request, parsed
+   * @param answered told the status code before anything is written (so the journal has the entry before the client
+   *     sees the answer)
+   */
+  void handle(HttpServerRequest request, ApiRequest apiRequest, IntConsumer answered) {
     HttpServerResponse response = request.response();
     Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
     Sink sink = new Sink(context, response);
@@ -43,13 +49,13 @@ final class ChunkedWatchStream {
       // events the sink queues meanwhile run on this event loop after this handler)
       watch = WatchSessions.open(vertx, store, PreparedWatch.prepare(apiRequest, registry), sink);
     } catch (ApiError e) {
-      journal.record(apiRequest, e.code(), "http-watch");
+      answered.accept(e.code());
       response.setStatusCode(e.code())
           .putHeader("Content-Type", "application/json")
           .end(JsonCodec.write(e.toStatus()));
       return;
     }
-    journal.record(apiRequest, 200, "http-watch");
+    answered.accept(200);
     sink.watch = watch;
     response.setStatusCode(200)
         .setChunked(true)

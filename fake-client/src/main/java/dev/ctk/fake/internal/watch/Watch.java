@@ -14,23 +14,38 @@ import java.util.function.UnaryOperator;
  * selects it only after sees ADDED; one that selected it only before sees DELETED carrying the object's previous
  * state stamped with the new resourceVersion (what kube-apiserver's watch cache sends when an object stops
  * matching a label or field selector).
+ *
+ * <p>Every event goes to the sink through the watch's {@link WatchOutbox}, which applies the fault rules that select
+ * the watch (drop, duplicate, reorder, delay, hold) and records each delivery in the hub's {@link DeliveryLog}.
  */
 public final class Watch {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The CLOSED detail of a watch that ended without a fault action (client, timeout, CRD removal, shutdown). */
+  static final String ENDED = "the watch ended (client went away, timeoutSeconds, kind removed or server closed)";
+
   private final long id;
   private final WatchFilter filter;
+  private final WatchIdentity identity;
+  private final String identityText;
+  private final String description;
   private final UnaryOperator<ObjectNode> view;
   private final WatchSink sink;
+  private final WatchOutbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Consumer<Watch> onClose = w -> { };
 
-  Watch(long id, WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink) {
+  Watch(long id, WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view, WatchSink sink,
+      WatchFaultRules faults) {
     this.id = id;
     this.filter = filter;
+    this.identity = identity;
+    this.identityText = identity.toString();
+    this.description = "watch #" + id + " " + identityText;
     this.view = view;
     this.sink = sink;
+    this.outbox = new WatchOutbox(this, sink, faults.log(), faults);
   }
 
   /** The view that rewrites only {@code apiVersion} (to the version a watch was opened on, when not null). */
@@ -55,6 +70,25 @@ public final class Watch {
     return filter;
   }
 
+  /** What the watch asked for (kind, namespace, selectors). */
+  public WatchIdentity identity() {
+    return identity;
+  }
+
+  /** {@link #identity()} as text, e.g. {@code ConfigMap in default labelSelector=app=web}. */
+  public String identityText() {
+    return identityText;
+  }
+
+  /** E.g. {@code watch #3 ConfigMap in default labelSelector=app=web}. */
+  public String description() {
+    return description;
+  }
+
+  WatchOutbox outbox() {
+    return outbox;
+  }
+
   /** Whether the watch has ended. */
   public boolean isClosed() {
     return closed.get();
@@ -64,12 +98,33 @@ public final class Watch {
     this.onClose = onClose;
   }
 
-  /** Ends the watch: no further events, the sink is closed, the hub forgets it. Idempotent. */
+  /**
+   * Ends the watch: no further events (events a fault rule still holds or delays are discarded), the sink is closed,
+   * the hub forgets it. Idempotent.
+   */
   public void close() {
+    closeWith(ENDED);
+  }
+
+  /** Ends the watch, recording CLOSED with {@code detail} (none when {@code null}). */
+  void closeWith(String detail) {
     if (closed.compareAndSet(false, true)) {
+      outbox.close(detail);
       onClose.accept(this);
       sink.close();
     }
+  }
+
+  /** Sends an ERROR event carrying {@code status} ahead of anything waiting, then ends the watch. */
+  void expire(ObjectNode status, String detail) {
+    if (closed.get()) {
+      return;
+    }
+    ObjectNode event = JSON.createObjectNode();
+    event.put("type", WatchEvent.ERROR);
+    event.set("object", status);
+    outbox.expire(serialize(event), detail);
+    closeWith(null);
   }
 
   /** Applies selector transitions to a committed change and sends what this watch should see. */
@@ -120,8 +175,12 @@ public final class Watch {
     ObjectNode event = JSON.createObjectNode();
     event.put("type", type);
     event.set("object", toSend);
+    outbox.offer(type, toSend, serialize(event));
+  }
+
+  private static String serialize(ObjectNode event) {
     try {
-      sink.send(JSON.writeValueAsString(event));
+      return JSON.writeValueAsString(event);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialize a watch event: " + e.getMessage(), e);
     }
@@ -129,6 +188,6 @@ public final class Watch {
 
   @Override
   public String toString() {
-    return "Watch#" + id + filter;
+    return description;
   }
 }

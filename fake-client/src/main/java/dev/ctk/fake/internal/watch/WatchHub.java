@@ -22,6 +22,9 @@ import java.util.function.UnaryOperator;
  * replays the retained changes after {@code N}; when changes after {@code N} were already dropped, it receives one
  * ERROR event carrying kube's 410 Expired Status ({@code too old resource version: N (M)}) and ends, so informers
  * relist.
+ *
+ * <p>The hub also holds the watch fault rules and the delivery log ({@link #faults()}): every event a watch sends
+ * passes its {@link WatchOutbox}.
  */
 public final class WatchHub {
 
@@ -29,6 +32,7 @@ public final class WatchHub {
   private final Deque<WatchEvent> history = new ArrayDeque<>();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
   private final AtomicLong ids = new AtomicLong();
+  private final WatchFaultRules faults = new WatchFaultRules(this::openWatches);
   private long historyStart;
   private volatile boolean shutDown;
   private volatile java.time.Duration bookmarkInterval = java.time.Duration.ofMinutes(1);
@@ -82,7 +86,8 @@ public final class WatchHub {
    */
   public Watch openWithInitialState(WatchFilter filter, String apiVersion, WatchSink sink,
       Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
-    return openWithInitialState(filter, Watch.apiVersionView(apiVersion), sink, current, initialEventsEnd);
+    return openWithInitialState(filter, WatchIdentity.of(filter), Watch.apiVersionView(apiVersion), sink, current,
+        initialEventsEnd);
   }
 
   /**
@@ -91,12 +96,12 @@ public final class WatchHub {
    */
   public Watch openWithInitialState(WatchFilter filter, ResourceType type, WatchSink sink,
       Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
-    return openWithInitialState(filter, type::serve, sink, current, initialEventsEnd);
+    return openWithInitialState(filter, identityOf(filter, type), type::serve, sink, current, initialEventsEnd);
   }
 
-  private Watch openWithInitialState(WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink,
-      Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
-    Watch watch = register(filter, view, sink);
+  private Watch openWithInitialState(WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view,
+      WatchSink sink, Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
+    Watch watch = register(filter, identity, view, sink);
     for (ObjectNode object : current) {
       if (filter.matches(object)) {
         watch.send(WatchEvent.ADDED, object);
@@ -120,7 +125,8 @@ public final class WatchHub {
    */
   public Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter, String apiVersion,
       WatchSink sink) {
-    return openFrom(resourceVersion, currentResourceVersion, filter, Watch.apiVersionView(apiVersion), sink);
+    return openFrom(resourceVersion, currentResourceVersion, filter, WatchIdentity.of(filter),
+        Watch.apiVersionView(apiVersion), sink);
   }
 
   /**
@@ -129,20 +135,20 @@ public final class WatchHub {
    */
   public Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter, ResourceType type,
       WatchSink sink) {
-    return openFrom(resourceVersion, currentResourceVersion, filter, type::serve, sink);
+    return openFrom(resourceVersion, currentResourceVersion, filter, identityOf(filter, type), type::serve, sink);
   }
 
   private Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter,
-      UnaryOperator<ObjectNode> view, WatchSink sink) {
+      WatchIdentity identity, UnaryOperator<ObjectNode> view, WatchSink sink) {
     if (resourceVersion < historyStart) {
-      return refused(filter, view, sink,
+      return refused(filter, identity, view, sink,
           ApiError.expired("too old resource version: " + resourceVersion + " (" + historyStart + ")"));
     }
     if (resourceVersion > currentResourceVersion) {
-      return refused(filter, view, sink, ApiError.tooLargeResourceVersion(resourceVersion,
+      return refused(filter, identity, view, sink, ApiError.tooLargeResourceVersion(resourceVersion,
           currentResourceVersion));
     }
-    Watch watch = register(filter, view, sink);
+    Watch watch = register(filter, identity, view, sink);
     for (WatchEvent event : history) {
       if (event.resourceVersion() > resourceVersion) {
         watch.offer(event);
@@ -170,6 +176,11 @@ public final class WatchHub {
   /** Sends a BOOKMARK carrying only apiVersion, kind and resourceVersion to one watch. Caller holds the lock. */
   public void bookmark(Watch watch, ObjectNode bookmark) {
     watch.send(WatchEvent.BOOKMARK, bookmark);
+  }
+
+  /** The watch fault rules, the one-shot actions on open watches, and the delivery log. */
+  public WatchFaultRules faults() {
+    return faults;
   }
 
   /** The resourceVersion after which every change is still retained. */
@@ -205,6 +216,7 @@ public final class WatchHub {
   public void shutDown() {
     shutDown = true;
     closeAll();
+    faults.shutDown();
   }
 
   /** Whether {@link #shutDown()} was called. */
@@ -212,19 +224,27 @@ public final class WatchHub {
     return shutDown;
   }
 
-  private Watch register(WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink) {
-    Watch watch = new Watch(ids.incrementAndGet(), filter, view, sink);
+  /** Registers a watch and attaches the active fault rules that select it (before any event is sent). */
+  private Watch register(WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view,
+      WatchSink sink) {
+    Watch watch = new Watch(ids.incrementAndGet(), filter, identity, view, sink, faults);
     if (shutDown) {
       watch.close();
       return watch;
     }
     watch.onClose(watches::remove);
     watches.add(watch);
+    faults.attach(watch);
     return watch;
   }
 
-  private Watch refused(WatchFilter filter, UnaryOperator<ObjectNode> view, WatchSink sink, ApiError error) {
-    Watch refused = new Watch(ids.incrementAndGet(), filter, view, sink);
+  private static WatchIdentity identityOf(WatchFilter filter, ResourceType type) {
+    return WatchIdentity.of(filter, type.group(), type.kind(), type.plural());
+  }
+
+  private Watch refused(WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view, WatchSink sink,
+      ApiError error) {
+    Watch refused = new Watch(ids.incrementAndGet(), filter, identity, view, sink, faults);
     refused.send(WatchEvent.ERROR, error.toStatus());
     refused.close();
     return refused;

@@ -5,10 +5,19 @@
  * and defaults). The hub also holds the bookmark interval; the transports ({@code internal.http.WatchSessions})
  * send the periodic BOOKMARK events of watches that asked for them, under the store lock.
  *
+ * <p>Watch faults ({@link dev.ctk.fake.internal.watch.WatchFaultRules}): every event a watch sends passes its
+ * {@link dev.ctk.fake.internal.watch.WatchOutbox}, which applies the fault rules that select the watch (drop,
+ * duplicate, reorder, delay, hold, in that order) and records the outcome in the bounded
+ * {@link dev.ctk.fake.internal.watch.DeliveryLog}. With no rule the event goes straight to the sink (one record, no
+ * extra serialization). Close and expire act on open watches under the store lock.
+ *
  * <p>Limits: bookmarks carry only kind, apiVersion and resourceVersion (kube serializes an empty object of the kind,
  * so built-in kinds there also show their empty {@code spec}/{@code status} and {@code creationTimestamp: null}); the
  * initial-events-end bookmark of {@code sendInitialEvents} is sent whether or not {@code allowWatchBookmarks} is set;
  * no per-watch back-pressure; one history for all kinds, so heavy writes to one kind age out history for the others
- * (as an etcd compaction would).
+ * (as an etcd compaction would). Watch faults: delays use a real-time daemon timer (not the cluster's clock);
+ * events a rule holds or delays are kept in memory without bound and do not count against the transport's write
+ * queue limit; a watch that ends discards what its rules still hold or delay (clients re-watch and the history
+ * replays it); the 410 of an expire is sent mid-stream rather than at watch start.
  */
 package dev.ctk.fake.internal.watch;

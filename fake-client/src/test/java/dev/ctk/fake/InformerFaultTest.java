@@ -1,0 +1,111 @@
+package dev.ctk.fake;
+
+import static dev.ctk.fake.testing.Fixtures.configMap;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Faults at the server reach informers: their lists and watches fail, and they recover as against kube. */
+class InformerFaultTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  private static KubernetesClient client(FakeCluster cluster, boolean onlyHttpWatches) {
+    Config config = cluster.clientConfig();
+    config.setOnlyHttpWatches(onlyHttpWatches);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private static java.util.List<Integer> codes(FakeCluster cluster, RequestPattern pattern) {
+    return cluster.requests().entries(pattern).stream().map(ApiRequestRecord::code).toList();
+  }
+
+  @ParameterizedTest(name = "onlyHttpWatches={0}")
+  @ValueSource(booleans = {false, true})
+  void a500OnTheInitialList_isRetried_andTheInformerSyncs(boolean onlyHttpWatches) {
+    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+        KubernetesClient client = client(cluster, onlyHttpWatches)) {
+      cluster.faults().when(RequestPattern.list("ConfigMap")).once()
+          .answer(ApiFault.internalError("etcdserver: leader changed"));
+      SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").runnableInformer(0)
+          .exceptionHandler((started, t) -> true);
+      informer.start();
+      await("the informer synced after its failed list").atMost(WAIT).until(informer::hasSynced);
+      assertThat(informer.getStore().listKeys()).containsExactly("default/web");
+      assertThat(codes(cluster, RequestPattern.list("ConfigMap"))).containsExactly(500, 200);
+      informer.close();
+    }
+  }
+
+  @ParameterizedTest(name = "onlyHttpWatches={0}")
+  @ValueSource(booleans = {false, true})
+  void a410OnTheWatch_makesTheInformerRelistAndWatchAgain(boolean onlyHttpWatches) {
+    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+        KubernetesClient client = client(cluster, onlyHttpWatches)) {
+      cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
+          .answer(ApiFault.status(410, "Expired", "too old resource version: 1 (2)"));
+      // the first watch is part of an informer's start: keep retrying through a failed start, as controllers do
+      SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").runnableInformer(0)
+          .exceptionHandler((started, t) -> true);
+      informer.start();
+      int open = onlyHttpWatches ? 200 : 101;
+      await("the informer watched again after the 410").atMost(WAIT)
+          .until(() -> codes(cluster, RequestPattern.watch("ConfigMap")).contains(open));
+      assertThat(codes(cluster, RequestPattern.watch("ConfigMap"))).containsExactly(410, open);
+      assertThat(codes(cluster, RequestPattern.list("ConfigMap"))).containsExactly(200, 200);
+      cluster.create(configMap("later", Map.of()));
+      await("the informer sees changes after re-watching").atMost(WAIT)
+          .until(() -> informer.getStore().getByKey("default/later") != null);
+      informer.close();
+    }
+  }
+
+  @ParameterizedTest(name = "onlyHttpWatches={0}")
+  @ValueSource(booleans = {false, true})
+  void a500OnTheWatch_makesTheInformerWatchAgain(boolean onlyHttpWatches) {
+    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+        KubernetesClient client = client(cluster, onlyHttpWatches)) {
+      cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
+          .answer(ApiFault.internalError("watch cache not ready"));
+      // the first watch is part of an informer's start: keep retrying through a failed start, as controllers do
+      SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").runnableInformer(0)
+          .exceptionHandler((started, t) -> true);
+      informer.start();
+      int open = onlyHttpWatches ? 200 : 101;
+      await("the informer watched again after the 500").atMost(WAIT)
+          .until(() -> codes(cluster, RequestPattern.watch("ConfigMap")).contains(open));
+      assertThat(codes(cluster, RequestPattern.watch("ConfigMap"))).startsWith(500).endsWith(open);
+      cluster.create(configMap("later", Map.of()));
+      await("the informer sees changes after re-watching").atMost(WAIT)
+          .until(() -> informer.getStore().getByKey("default/later") != null);
+      informer.close();
+    }
+  }
+
+  @ParameterizedTest(name = "onlyHttpWatches={0}")
+  @ValueSource(booleans = {false, true})
+  void aDelayedWatch_opensAfterTheDelay_andDeliversEvents(boolean onlyHttpWatches) {
+    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+        KubernetesClient client = client(cluster, onlyHttpWatches)) {
+      FaultRule delay = cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
+          .answer(ApiFault.delay(Duration.ofMillis(300)));
+      SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").inform();
+      cluster.create(configMap("later", Map.of()));
+      await("the informer sees changes through its delayed watch").atMost(WAIT)
+          .until(() -> informer.getStore().getByKey("default/later") != null);
+      assertThat(delay.firings()).hasSize(1);
+      assertThat(cluster.requests().entries(RequestPattern.watch("ConfigMap"))).hasSize(1)
+          .allSatisfy(r -> assertThat(r.fault()).isEqualTo("delay 300ms"));
+      informer.close();
+    }
+  }
+}

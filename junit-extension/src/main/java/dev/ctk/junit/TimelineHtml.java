@@ -1,0 +1,119 @@
+package dev.ctk.junit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The HTML form of a failure timeline: one self-contained page (inline CSS, no script, no external
+ * resource) with a heading, the test's failure, the notes, a legend of the sources with their
+ * colours and counts, and every entry in one table, each row coloured by the kind of its source.
+ * Every string from the test, the cluster or a controller is escaped.
+ */
+final class TimelineHtml {
+
+  private TimelineHtml() {}
+
+  /**
+   * Writes the page, creating its folder.
+   *
+   * @param file where to write it
+   * @param title the test and its mode, e.g. {@code WebTest > fails(KubernetesClient), fake mode}
+   * @param context lines that say where the test ran and how it failed
+   * @param since time 0
+   * @param entries every entry, oldest first
+   * @param notes lines about what the timeline could not show
+   * @throws IOException if the file cannot be written
+   */
+  static void write(Path file, String title, List<String> context, Instant since,
+      List<TimelineEntry> entries, List<String> notes) throws IOException {
+    Path folder = file.getParent();
+    if (folder != null) {
+      Files.createDirectories(folder);
+    }
+    Files.writeString(file, page(title, context, since, entries, notes), StandardCharsets.UTF_8);
+  }
+
+  /** The page's text. */
+  static String page(String title, List<String> context, Instant since,
+      List<TimelineEntry> entries, List<String> notes) {
+    boolean virtual = entries.stream().anyMatch(e -> e.virtualTime() != null);
+    StringBuilder html = new StringBuilder(4096 + entries.size() * 160);
+    html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ctk "
+        + "timeline: ").append(escape(title)).append("</title>\n<style>\n")
+        .append("body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}\n")
+        .append("h1{font-size:1.3em}\n")
+        .append("table{border-collapse:collapse;font-family:monospace;font-size:0.9em}\n")
+        .append("th,td{padding:2px 8px;text-align:left;vertical-align:top;"
+            + "border-bottom:1px solid #ddd}\n")
+        .append("td.ms{text-align:right}\n")
+        .append("pre{background:#f6f6f6;padding:0.6em;white-space:pre-wrap}\n")
+        .append(".legend span{display:inline-block;padding:2px 8px;margin:0 6px 6px 0}\n");
+    for (TimelineEntry.Kind kind : TimelineEntry.Kind.values()) {
+      html.append('.').append(kind.cssClass()).append("{background:").append(kind.colour())
+          .append("}\n");
+    }
+    html.append("</style>\n</head>\n<body>\n<h1>ctk failure timeline: ").append(escape(title))
+        .append("</h1>\n<pre>");
+    for (String line : context) {
+      html.append(escape(line)).append('\n');
+    }
+    html.append("</pre>\n");
+    if (!notes.isEmpty()) {
+      html.append("<ul class=\"notes\">\n");
+      for (String note : notes) {
+        html.append("<li>").append(escape(note)).append("</li>\n");
+      }
+      html.append("</ul>\n");
+    }
+    html.append("<p class=\"legend\">");
+    Map<TimelineEntry.Kind, Integer> counts = new EnumMap<>(TimelineEntry.Kind.class);
+    entries.forEach(e -> counts.merge(e.kind(), 1, Integer::sum));
+    for (TimelineEntry.Kind kind : TimelineEntry.Kind.values()) {
+      html.append("<span class=\"").append(kind.cssClass()).append("\">").append(kind.label())
+          .append(": ").append(counts.getOrDefault(kind, 0)).append("</span>");
+    }
+    html.append("</p>\n<p>").append(entries.size()).append(entries.size() == 1 ? " entry" : " entries")
+        .append(", times in ms after the test started (").append(escape(since.toString()))
+        .append(")</p>\n<table>\n<thead><tr><th>ms</th>");
+    if (virtual) {
+      html.append("<th>virtual</th>");
+    }
+    html.append("<th>source</th><th>what</th></tr></thead>\n<tbody>\n");
+    for (TimelineEntry entry : entries) {
+      html.append("<tr class=\"").append(entry.kind().cssClass()).append("\"><td class=\"ms\">")
+          .append(TimelineText.millis(since, entry)).append("</td>");
+      if (virtual) {
+        html.append("<td>").append(escape(TimelineText.virtual(entry))).append("</td>");
+      }
+      html.append("<td>").append(escape(entry.source())).append("</td><td>")
+          .append(escape(entry.text())).append("</td></tr>\n");
+    }
+    return html.append("</tbody>\n</table>\n</body>\n</html>\n").toString();
+  }
+
+  /** Escapes text for HTML element content and attribute values. */
+  static String escape(String text) {
+    if (text == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder(text.length() + 16);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '&' -> out.append("&amp;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,161 @@
+package dev.ctk.junit;
+
+import dev.ctk.controller.ControllerView;
+import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.Vocabulary;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Builds and publishes the failure timeline of a failed test: every source read since the test's
+ * scope began, merged in wall-clock order, published as the report entry {@code ctk.timeline} and on
+ * standard error (the last {@value TimelineText#SHOWN} entries), and written in full as an HTML page
+ * under {@code target/ctk-reports/<test class>/<test display name>[-<mode>].html} (the folder is the
+ * configuration parameter {@value #REPORT_DIR_PROPERTY_NAME} or the environment variable {@code
+ * CTK_REPORT_DIR}; relative paths resolve against the working directory).
+ *
+ * <p>Sources: in fake mode the cluster's request journal (API requests and injected events), the
+ * fault firings and the watch deliveries; in every mode the work-queue changes and reconciles of the
+ * controllers the harness started, and the reconcile logs of the other views it shows. A source that
+ * throws while it is read becomes one note; anything else that goes wrong becomes one line instead
+ * of the timeline. Nothing here ever changes the test's own failure.
+ */
+final class TimelineReport {
+
+  /** The configuration parameter naming the folder of the HTML reports. */
+  static final String REPORT_DIR_PROPERTY_NAME = "ctk.report-dir";
+
+  /** The folder of the HTML reports when nothing names one. */
+  static final String DEFAULT_REPORT_DIR = "target/ctk-reports";
+
+  private static final ControllerTestConfig.Setting<String> REPORT_DIR =
+      ControllerTestConfig.Setting.text(REPORT_DIR_PROPERTY_NAME);
+
+  private TimelineReport() {}
+
+  /**
+   * Publishes the timeline of a failed test; never throws (but for a {@link VirtualMachineError}).
+   *
+   * @param context the failed test's context
+   * @param scope its scope
+   */
+  static void publish(ExtensionContext context, TestScope scope) {
+    String text;
+    try {
+      text = build(context, scope);
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      text = "ctk timeline of " + context.getDisplayName() + ": not available, building it threw "
+          + describe(e) + " (the test's own failure is reported as it is)";
+    }
+    try {
+      context.publishReportEntry("ctk.timeline", text);
+    } catch (RuntimeException e) {
+      text += "\n(publishing it as a report entry threw " + describe(e) + ")";
+    }
+    System.err.println("[ctk] " + text);
+  }
+
+  /** Reads every source, writes the HTML page and returns the text. */
+  private static String build(ExtensionContext context, TestScope scope) {
+    TestCluster cluster = scope.cluster();
+    TimelineRecorder recorder = scope.timeline();
+    Instant since = recorder.started();
+    String mode = cluster.mode().configName() + " mode";
+    List<String> notes = new ArrayList<>();
+    List<TimelineEntry> entries = new ArrayList<>();
+    if (cluster.fakeCluster().isPresent() && recorder.fakeMark() != null) {
+      TimelineFakeSources.read(cluster.fakeCluster().get(), recorder.fakeMark(), since, entries,
+          notes);
+    } else {
+      notes.add("API requests, injected events, fault firings and watch deliveries: not recorded "
+          + "in " + mode + " (only ctk's fake API server keeps a request journal and a watch log)");
+    }
+    entries.addAll(recorder.controllerEntries(since, notes));
+    for (ControllerView view : scope.harness().views()) {
+      if (!recorder.listensTo(view)) {
+        readReconcileLog(view, since, entries, notes);
+      }
+    }
+    entries.sort(TimelineEntry.IN_TIME_ORDER);
+
+    String heading = context.getDisplayName() + ", " + mode;
+    Path file = reportFile(context);
+    String htmlLine;
+    try {
+      List<String> where = new ArrayList<>();
+      where.add("test: " + context.getRequiredTestClass().getName() + " > "
+          + context.getDisplayName());
+      where.add("where: " + mode + ", " + cluster.description() + ", namespace "
+          + cluster.namespace());
+      where.add("started: " + since);
+      context.getExecutionException().ifPresent(e -> where.add("failure: " + e));
+      TimelineHtml.write(file, heading, where, since, entries, notes);
+      htmlLine = "HTML report: " + file;
+    } catch (Exception e) {
+      htmlLine = "HTML report: not written, writing " + file + " threw " + describe(e);
+    }
+    return TimelineText.render(heading, since, entries, notes, htmlLine);
+  }
+
+  /** The start and end of each reconcile in a view's log, by the record's own times. */
+  private static void readReconcileLog(ControllerView view, Instant since,
+      List<TimelineEntry> entries, List<String> notes) {
+    String name = "(unnamed)";
+    Vocabulary words = Vocabulary.CTK;
+    try {
+      name = view.name();
+      words = view.vocabulary();
+      String source = "reconcile " + name;
+      for (ReconcileRecord record : view.reconcileLog()) {
+        if (!record.start().isBefore(since)) {
+          entries.add(new TimelineEntry(record.start(), TimelineEntry.Kind.RECONCILE, source,
+              "start " + record.key(), null, 0));
+        }
+        if (!record.end().isBefore(since)) {
+          entries.add(new TimelineEntry(record.end(), TimelineEntry.Kind.RECONCILE, source,
+              TimelineLog.end(record, words), null, 0));
+        }
+      }
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      notes.add("reconcile log of " + words.controller() + " \"" + name + "\": unreadable, "
+          + "reading it threw " + describe(e));
+    }
+  }
+
+  /**
+   * {@code <dir>/<test class>/<display name>[-<mode>].html}, absolute; the mode only for a test that
+   * runs in several modes ({@code @AcrossModes}).
+   */
+  static Path reportFile(ExtensionContext context) {
+    String dir = ControllerTestConfig.of(context).resolve(REPORT_DIR, null, null).value();
+    Path base = Path.of(dir == null ? DEFAULT_REPORT_DIR : dir);
+    Optional<ModeInvocation> across = ModeInvocation.enclosing(context);
+    String name = fileName(context.getDisplayName())
+        + across.map(m -> "-" + m.mode().configName()).orElse("") + ".html";
+    return base.resolve(fileName(context.getRequiredTestClass().getName())).resolve(name)
+        .toAbsolutePath().normalize();
+  }
+
+  /** A display name as a file name: runs of other characters than letters, digits, {@code ._-} become {@code _}. */
+  static String fileName(String text) {
+    String name = text.replaceAll("[^A-Za-z0-9._-]+", "_").replaceAll("^[_.]+|_+$", "");
+    if (name.length() > 120) {
+      name = name.substring(0, 120);
+    }
+    return name.isEmpty() ? "test" : name;
+  }
+
+  /** {@code java.lang.IllegalStateException: message}, in one line. */
+  static String describe(Throwable e) {
+    String text = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    return text.replace("\r", "").replace('\n', ' ');
+  }
+}
