@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>How it decides.</b> {@link #start()} makes a first attempt on the calling thread, then one
  * every retry period on the time source (no jitter, so runs are reproducible). An attempt reads the
  * Lease: if there is none it creates it; if it is free (no holder), ours, or held by another identity
- * but unchanged for the lease duration, it writes this identity into it, optimistically (a write
+ * but unchanged for the lease duration that holder wrote into it ({@code leaseDurationSeconds}; this
+ * candidate's own when the Lease names none), it writes this identity into it, optimistically (a write
  * carries the resourceVersion it read; a 409 Conflict means another candidate won). Expiry is
  * measured on this candidate's time source from when it last saw the Lease's spec change, never from
  * the Lease's timestamps, so clock skew between candidates does not matter. The Lease gets
@@ -38,16 +39,33 @@ import org.slf4j.LoggerFactory;
  * changes). A leader whose renewals fail for the renew deadline (the API fails, or another identity
  * holds the Lease) stops leading; it stays a candidate and may lead again later.
  *
- * <p><b>Threads.</b> Attempts run on the time source's threads (for {@link VirtualTime}: inside
- * {@code advance}, so after {@code advance} returns every due attempt was made). The controller is
- * built by the supplier and started when leadership is acquired, and closed when it is lost, on that
- * thread. API errors are logged and retried, never thrown from an attempt.
+ * <p><b>Threads.</b> Attempts run one at a time, on one serial path: the first on the thread that calls
+ * {@link #start()}, each later one on the time source's thread when the previous one scheduled it (for
+ * {@link VirtualTime}: inside {@code advance}, on the test thread, so after {@code advance} returns
+ * every due attempt was made). An attempt builds and starts the controller when leadership is
+ * acquired, closes it when leadership is lost, and runs the callbacks, all on that path. The election's
+ * lock only guards its state: no Lease request, controller start or close, or callback runs while it is
+ * held, so {@link #kill()}, {@link #close()}, {@link #isLeader()} and {@link #controller()} never wait
+ * for an attempt, and a callback may call them. API errors are logged and retried, never thrown from
+ * an attempt.
+ *
+ * <p><b>Stopping while an attempt is in flight.</b> {@link #kill()} and {@link #close()} win: they
+ * return without waiting for the attempt, which discards its result when it next checks the state.
+ * That attempt closes a controller it was starting (it is never published), releases a Lease it
+ * acquired if the election was closed, and makes no further attempt. See {@link #close()} for the
+ * callbacks.
  *
  * @since 0.1.0
  */
 public final class LeaderElection implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+
+  /** How the election was stopped. */
+  private enum Stop { KILLED, CLOSED }
+
+  /** Whether {@code onStartedLeading} ran for the current leadership. */
+  private enum Callback { NOT_RUN, RUNNING, RAN }
 
   private final String leaseName;
   private final String namespace;
@@ -60,12 +78,17 @@ public final class LeaderElection implements AutoCloseable {
   private final Runnable onStoppedLeading;
   private final LeaseCandidate candidate;
 
+  /** Guards the fields below it; never held during I/O, controller start or close, or callbacks. */
+  private final Object lock = new Object();
   private volatile boolean leader;
   private volatile Controller controller;
   private boolean started;
-  private boolean stopped;
-  private long lastRenewal;
+  private Stop stop;
+  private Callback startedCallback = Callback.NOT_RUN;
+  private boolean stoppedCallbackOwed;
   private TimeSource.ScheduledTask next;
+  /** Read and written only on the serial path of attempts. */
+  private long lastRenewal;
 
   private LeaderElection(Builder builder) {
     this.leaseName = builder.leaseName;
@@ -93,105 +116,164 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * Makes a first attempt to acquire the Lease on the calling thread (so a free Lease is led when
-   * this returns), then one every retry period on the time source.
+   * Makes a first attempt to acquire the Lease on the calling thread (so a free Lease is led, and its
+   * controller started, when this returns), then one every retry period on the time source.
    *
    * @return this election
    * @throws IllegalStateException if called twice, or after {@link #close()} or {@link #kill()}
    */
-  public synchronized LeaderElection start() {
-    if (started || stopped) {
-      throw new IllegalStateException("LeaderElection of " + identity + " on Lease " + namespace
-          + "/" + leaseName + " was already " + (stopped ? "stopped" : "started") + "; an election "
-          + "starts once. Build a new one with LeaderElection.builder(\"" + leaseName + "\", \""
-          + namespace + "\") to run it again.");
+  public LeaderElection start() {
+    synchronized (lock) {
+      if (started || stop != null) {
+        throw new IllegalStateException("LeaderElection of " + identity + " on Lease " + namespace
+            + "/" + leaseName + " was already " + (stop != null ? "stopped" : "started") + "; an "
+            + "election starts once. Build a new one with LeaderElection.builder(\"" + leaseName
+            + "\", \"" + namespace + "\") to run it again.");
+      }
+      started = true;
     }
-    started = true;
     attempt();
     return this;
   }
 
   private void attempt() {
-    synchronized (this) {
-      if (stopped) {
+    if (stopped()) {
+      return;
+    }
+    try {
+      step();
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      LOG.warn("LeaderElection of {} on Lease {}/{}: an attempt failed; retrying in {}", identity,
+          namespace, leaseName, retryPeriod, e);
+    }
+    if (stopped()) {
+      return;
+    }
+    TimeSource.ScheduledTask scheduled = time.schedule(retryPeriod, this::attempt);
+    synchronized (lock) {
+      if (stop == null) {
+        next = scheduled;
         return;
       }
-      try {
-        step();
-      } catch (VirtualMachineError e) {
-        throw e;
-      } catch (Throwable e) {
-        LOG.warn("LeaderElection of {} on Lease {}/{}: an attempt failed; retrying in {}", identity,
-            namespace, leaseName, retryPeriod, e);
-      }
-      if (!stopped) {
-        next = time.schedule(retryPeriod, this::attempt);
-      }
     }
+    scheduled.cancel(); // stopped while it was being scheduled
   }
 
   private void step() {
     boolean holds = candidate.tryAcquireOrRenew();
     long now = time.nanoTime();
-    if (holds) {
-      lastRenewal = now;
-      if (!leader) {
+    Stop stoppedBy;
+    boolean acquired = false;
+    boolean startController = false;
+    boolean lost = false;
+    Controller lostController = null;
+    boolean stoppedCallback = false;
+    synchronized (lock) {
+      stoppedBy = stop;
+      if (stoppedBy == null && holds) {
+        lastRenewal = now;
+        acquired = !leader;
         leader = true;
-        LOG.info("{} acquired Lease {}/{} and leads", identity, namespace, leaseName);
-        startController();
-        quietly("onStartedLeading", onStartedLeading);
-      } else if (controller == null) {
-        startController();
+        startController = controller == null && controllerFactory != null;
+      } else if (stoppedBy == null && leader && now - lastRenewal >= renewDeadline.toNanos()) {
+        lost = true;
+        leader = false;
+        lostController = controller;
+        controller = null;
+        stoppedCallback = startedCallback == Callback.RAN;
+        startedCallback = Callback.NOT_RUN;
       }
-    } else if (leader && now - lastRenewal >= renewDeadline.toNanos()) {
+    }
+    if (stoppedBy != null) {
+      if (holds && stoppedBy == Stop.CLOSED) {
+        candidate.release(); // the Lease was written after close() began: give it back
+      }
+      return;
+    }
+    if (lost) {
       LOG.warn("{} lost Lease {}/{}: it could not renew it for {} (renew deadline {}); its "
           + "controller is stopped", identity, namespace, leaseName,
           Duration.ofNanos(now - lastRenewal), renewDeadline);
-      stopLeading();
-      quietly("onStoppedLeading", onStoppedLeading);
+      closeQuietly(lostController);
+      if (stoppedCallback) {
+        quietly("onStoppedLeading", onStoppedLeading);
+      }
+      return;
+    }
+    if (acquired) {
+      LOG.info("{} acquired Lease {}/{} and leads", identity, namespace, leaseName);
+    }
+    if (startController) {
+      publish(buildController());
+    }
+    if (acquired) {
+      runStartedCallback();
     }
   }
 
-  private void startController() {
-    if (controllerFactory == null) {
-      return;
-    }
+  private Controller buildController() {
     Controller built = null;
     try {
       built = controllerFactory.get();
       Objects.requireNonNull(built, "the controller supplier returned null");
       built.start();
-      controller = built;
+      return built;
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable e) {
-      if (built != null) {
-        built.close();
-      }
+      closeQuietly(built);
       LOG.error("{} leads Lease {}/{} but could not start its controller; it tries again in {}",
           identity, namespace, leaseName, retryPeriod, e);
+      return null;
     }
   }
 
-  private void stopLeading() {
-    leader = false;
-    Controller running = controller;
-    controller = null;
-    if (running != null) {
-      try {
-        running.close();
-      } catch (VirtualMachineError e) {
-        throw e;
-      } catch (Throwable e) {
-        LOG.warn("{}: closing the controller of Lease {}/{} failed", identity, namespace, leaseName,
-            e);
+  /** Makes {@code built} the running controller, or closes it if the election stopped meanwhile. */
+  private void publish(Controller built) {
+    if (built == null) {
+      return;
+    }
+    synchronized (lock) {
+      if (stop == null && leader) {
+        controller = built;
+        return;
       }
+    }
+    LOG.info("{}: LeaderElection on Lease {}/{} stopped while its controller started; the "
+        + "controller is closed", identity, namespace, leaseName);
+    closeQuietly(built);
+  }
+
+  private void runStartedCallback() {
+    synchronized (lock) {
+      if (stop != null || !leader) {
+        return;
+      }
+      startedCallback = Callback.RUNNING;
+    }
+    quietly("onStartedLeading", onStartedLeading);
+    boolean owed;
+    synchronized (lock) {
+      owed = stoppedCallbackOwed;
+      stoppedCallbackOwed = false;
+      startedCallback = stop == null && leader ? Callback.RAN : Callback.NOT_RUN;
+    }
+    if (owed) {
+      quietly("onStoppedLeading", onStoppedLeading);
+    }
+  }
+
+  private boolean stopped() {
+    synchronized (lock) {
+      return stop != null;
     }
   }
 
   /**
    * Whether this candidate leads now (it acquired or renewed the Lease within the renew deadline and
-   * was neither closed nor killed).
+   * was neither closed nor killed). Never waits for an attempt in flight.
    *
    * @return {@code true} while leading
    */
@@ -200,7 +282,8 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * The controller running while this candidate leads.
+   * The controller running while this candidate leads. Never waits for an attempt in flight; a
+   * controller that an attempt is still starting is not returned yet.
    *
    * @return the running controller, empty when not leading (or no controller was configured)
    */
@@ -228,49 +311,103 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * Stops gracefully: no more attempts, the controller is closed, and the Lease is released (its
-   * holder cleared) so another candidate takes it at its next attempt; then
-   * {@code onStoppedLeading} runs if this candidate led. Idempotent.
+   * Stops gracefully, without waiting for an attempt in flight. Idempotent; does nothing after
+   * {@link #kill()}.
+   *
+   * <p>When it returns: no further attempt starts; {@link #isLeader()} is {@code false} and
+   * {@link #controller()} empty; the controller that was running is closed (on the calling thread);
+   * if this candidate led, the Lease was released (its holder cleared, on the calling thread, one
+   * read and one write) so another candidate takes it at its next attempt; and
+   * {@code onStoppedLeading} ran on the calling thread if {@code onStartedLeading} had run for this
+   * leadership.
+   *
+   * <p>An attempt in flight finishes on its own thread, after this returns: a controller it was
+   * starting or stopping is closed by it, a Lease it acquired is released, and if
+   * {@code onStartedLeading} was running
+   * (for example it is the callback that called {@code close()}), {@code onStoppedLeading} runs right
+   * after it, on that thread. So {@code onStoppedLeading} runs once after each
+   * {@code onStartedLeading} that ran, never before it.
    */
   @Override
   public void close() {
-    synchronized (this) {
-      if (stopped) {
+    Stopping stopping;
+    boolean stoppedCallback;
+    synchronized (lock) {
+      if (stop != null) {
         return;
       }
-      stopTimer();
-      if (leader) {
-        stopLeading();
-        candidate.release();
-        quietly("onStoppedLeading", onStoppedLeading);
-      }
+      stoppedCallback = startedCallback == Callback.RAN;
+      stoppedCallbackOwed = startedCallback == Callback.RUNNING;
+      stopping = beginStop(Stop.CLOSED);
+    }
+    finishStop(stopping);
+    if (stopping.led()) {
+      candidate.release();
+    }
+    if (stoppedCallback) {
+      quietly("onStoppedLeading", onStoppedLeading);
     }
   }
 
   /**
-   * Simulates a crash of this candidate's process: no more attempts and its controller is closed, but
-   * the Lease is <em>not</em> released and no callback runs; other candidates take over only once
-   * the Lease expired. Idempotent; {@link #close()} afterwards does nothing.
+   * Simulates a crash of this candidate's process, without waiting for an attempt in flight: no
+   * further attempt starts, {@link #isLeader()} is {@code false}, and the controller that was running
+   * is closed on the calling thread; the Lease is <em>not</em> released and no callback runs (an
+   * {@code onStartedLeading} already running finishes), so other candidates take over only once the
+   * Lease expired. An attempt in flight closes a controller it was starting. Idempotent;
+   * {@link #close()} afterwards does nothing.
    */
   public void kill() {
-    synchronized (this) {
-      if (stopped) {
+    Stopping stopping;
+    synchronized (lock) {
+      if (stop != null) {
         return;
       }
-      stopTimer();
-      if (leader) {
-        stopLeading();
-        LOG.info("{} was killed while leading Lease {}/{}; the Lease stays held until it expires",
-            identity, namespace, leaseName);
-      }
+      stopping = beginStop(Stop.KILLED);
+    }
+    finishStop(stopping);
+    if (stopping.led()) {
+      LOG.info("{} was killed while leading Lease {}/{}; the Lease stays held until it expires",
+          identity, namespace, leaseName);
     }
   }
 
-  private void stopTimer() {
-    stopped = true;
-    if (next != null) {
-      next.cancel();
-      next = null;
+  /**
+   * Under the lock: marks the election stopped, so an attempt in flight discards its result, and
+   * takes what the caller stops outside the lock.
+   */
+  private Stopping beginStop(Stop how) {
+    stop = how;
+    Stopping stopping = new Stopping(next, controller, leader);
+    next = null;
+    controller = null;
+    leader = false;
+    startedCallback = Callback.NOT_RUN;
+    return stopping;
+  }
+
+  /** Outside the lock: cancels the next attempt and closes the controller that was running. */
+  private void finishStop(Stopping stopping) {
+    if (stopping.nextAttempt() != null) {
+      stopping.nextAttempt().cancel();
+    }
+    closeQuietly(stopping.running());
+  }
+
+  /** What {@link #close()} or {@link #kill()} took under the lock. */
+  private record Stopping(TimeSource.ScheduledTask nextAttempt, Controller running, boolean led) {}
+
+  private void closeQuietly(Controller running) {
+    if (running == null) {
+      return;
+    }
+    try {
+      running.close();
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      LOG.warn("{}: closing the controller of Lease {}/{} failed", identity, namespace, leaseName,
+          e);
     }
   }
 
@@ -346,7 +483,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder withClient(KubernetesClient client) {
-      this.client = Objects.requireNonNull(client, "LeaderElection.Builder.withClient: client is null");
+      this.client = required(client, "withClient", "client");
       return this;
     }
 
@@ -358,7 +495,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder withTimeSource(TimeSource time) {
-      this.time = Objects.requireNonNull(time, "LeaderElection.Builder.withTimeSource: time is null");
+      this.time = required(time, "withTimeSource", "time");
       return this;
     }
 
@@ -370,8 +507,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder withLeaseDuration(Duration leaseDuration) {
-      this.leaseDuration = Objects.requireNonNull(leaseDuration,
-          "LeaderElection.Builder.withLeaseDuration: leaseDuration is null");
+      this.leaseDuration = required(leaseDuration, "withLeaseDuration", "leaseDuration");
       return this;
     }
 
@@ -382,8 +518,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder withRenewDeadline(Duration renewDeadline) {
-      this.renewDeadline = Objects.requireNonNull(renewDeadline,
-          "LeaderElection.Builder.withRenewDeadline: renewDeadline is null");
+      this.renewDeadline = required(renewDeadline, "withRenewDeadline", "renewDeadline");
       return this;
     }
 
@@ -394,8 +529,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder withRetryPeriod(Duration retryPeriod) {
-      this.retryPeriod = Objects.requireNonNull(retryPeriod,
-          "LeaderElection.Builder.withRetryPeriod: retryPeriod is null");
+      this.retryPeriod = required(retryPeriod, "withRetryPeriod", "retryPeriod");
       return this;
     }
 
@@ -407,8 +541,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder withController(Supplier<Controller> controller) {
-      this.controllerFactory = Objects.requireNonNull(controller,
-          "LeaderElection.Builder.withController: controller supplier is null");
+      this.controllerFactory = required(controller, "withController", "controller supplier");
       return this;
     }
 
@@ -419,8 +552,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder onStartedLeading(Runnable callback) {
-      this.onStartedLeading = Objects.requireNonNull(callback,
-          "LeaderElection.Builder.onStartedLeading: callback is null");
+      this.onStartedLeading = required(callback, "onStartedLeading", "callback");
       return this;
     }
 
@@ -432,8 +564,7 @@ public final class LeaderElection implements AutoCloseable {
      * @return this builder
      */
     public Builder onStoppedLeading(Runnable callback) {
-      this.onStoppedLeading = Objects.requireNonNull(callback,
-          "LeaderElection.Builder.onStoppedLeading: callback is null");
+      this.onStoppedLeading = required(callback, "onStoppedLeading", "callback");
       return this;
     }
 
@@ -476,6 +607,11 @@ public final class LeaderElection implements AutoCloseable {
       }
       built = true;
       return new LeaderElection(this);
+    }
+
+    private static <T> T required(T value, String method, String what) {
+      return Objects.requireNonNull(value,
+          () -> "LeaderElection.Builder." + method + ": " + what + " is null");
     }
 
     private static String notBlank(String value, String what) {

@@ -15,9 +15,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a candidate to acquire or renew a Lease, as client-go's leader election decides it:
- * a Lease held by another identity is taken only once it has not changed for the lease duration,
- * measured on the candidate's own time source from when the candidate last saw it change. Not
- * thread-safe: the owning {@link LeaderElection} calls it under its lock.
+ * a Lease held by another identity is taken only once it has not changed for the lease duration its
+ * holder wrote into it ({@code leaseDurationSeconds}; this candidate's own when it names none),
+ * measured on the candidate's own time source from when the candidate last saw it change.
+ *
+ * <p>Threads: {@link #tryAcquireOrRenew()} keeps what it observed between calls and must be called by
+ * one attempt at a time (the owning {@link LeaderElection} runs attempts on one serial path).
+ * {@link #release()} and {@link #currentHolder()} keep no state, so they may run concurrently with an
+ * attempt (e.g. {@code close()} on another thread).
  */
 final class LeaseCandidate {
 
@@ -79,7 +84,7 @@ final class LeaseCandidate {
     }
     String holder = old.getHolderIdentity();
     boolean heldByOther = holder != null && !holder.isEmpty() && !holder.equals(identity);
-    if (heldByOther && now - observedAt < leaseDuration.toNanos()) {
+    if (heldByOther && now - observedAt < expiryOf(old).toNanos()) {
       return false;
     }
     LeaseSpecBuilder next = new LeaseSpecBuilder(old)
@@ -111,9 +116,14 @@ final class LeaseCandidate {
           .withHolderIdentity(null)
           .withRenewTime(microNow())
           .build();
-      observe(lock.update(current, released), time.nanoTime());
+      lock.update(current, released);
       return true;
     } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+        LOG.debug("{}: {} changed while it was being released (409 Conflict); it is left to "
+            + "whoever wrote it", identity, lock);
+        return false;
+      }
       LOG.warn("{}: releasing {} failed ({}); other candidates take it over once it expires",
           identity, lock, describe(e), e);
       return false;
@@ -133,6 +143,16 @@ final class LeaseCandidate {
   private void observe(Lease written, long now) {
     observed = written == null ? null : written.getSpec();
     observedAt = now;
+  }
+
+  /**
+   * How long a Lease held by another identity stays valid after it was last seen changing: the
+   * duration its holder wrote into it (as client-go reads it), or this candidate's own when the Lease
+   * names none.
+   */
+  private Duration expiryOf(LeaseSpec spec) {
+    Integer seconds = spec.getLeaseDurationSeconds();
+    return seconds != null && seconds > 0 ? Duration.ofSeconds(seconds) : leaseDuration;
   }
 
   private int leaseDurationSeconds() {

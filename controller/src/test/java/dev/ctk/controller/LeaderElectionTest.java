@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
@@ -192,6 +193,63 @@ class LeaderElectionTest {
   }
 
   @Test
+  void a_lease_held_by_another_expires_after_the_duration_its_holder_wrote_not_a_shorter_own_one() {
+    LeaderElection holder = candidate("instance-1", Duration.ofSeconds(40), Duration.ofSeconds(30))
+        .start();
+    LeaderElection standby = candidate("instance-2").start(); // its own lease duration is 15s
+    holder.kill();
+
+    time.advance(Duration.ofSeconds(39));
+
+    assertThat(standby.isLeader()).as("the Lease says 40s; 39s passed").isFalse();
+    assertThat(standby.leaseHolder()).contains("instance-1");
+
+    time.advance(RETRY);
+
+    assertThat(standby.isLeader()).as("its attempt at 40s").isTrue();
+    assertThat(lease().getSpec().getAcquireTime().toInstant()).isEqualTo(START.plusSeconds(40));
+    assertThat(lease().getSpec().getLeaseDurationSeconds()).isEqualTo(15);
+  }
+
+  @Test
+  void a_lease_held_by_another_expires_after_the_duration_its_holder_wrote_not_a_longer_own_one() {
+    LeaderElection holder = candidate("instance-1").start(); // writes 15s into the Lease
+    LeaderElection standby = candidate("instance-2", Duration.ofSeconds(40),
+        Duration.ofSeconds(30)).start();
+    holder.kill();
+
+    time.advance(Duration.ofSeconds(15));
+
+    assertThat(standby.isLeader()).as("the Lease says 15s; 15s passed, the next retry is at 16s")
+        .isFalse();
+
+    time.advance(RETRY);
+
+    assertThat(standby.isLeader()).as("its attempt at 16s").isTrue();
+    assertThat(lease().getSpec().getAcquireTime().toInstant()).isEqualTo(START.plusSeconds(16));
+    assertThat(lease().getSpec().getLeaseDurationSeconds()).isEqualTo(40);
+  }
+
+  @Test
+  void a_lease_that_names_no_duration_expires_after_the_candidate_s_own() {
+    client.leases().inNamespace(NS).resource(new LeaseBuilder()
+        .withNewMetadata().withName(LEASE).withNamespace(NS).endMetadata()
+        .withNewSpec().withHolderIdentity("intruder").endSpec()
+        .build()).create();
+    LeaderElection standby = candidate("instance-1").start();
+
+    time.advance(LEASE_DURATION.minus(Duration.ofSeconds(1)));
+
+    assertThat(standby.isLeader()).as("14s after it saw the Lease; its own duration is 15s")
+        .isFalse();
+
+    time.advance(RETRY);
+
+    assertThat(standby.isLeader()).as("its attempt at 16s").isTrue();
+    assertThat(lease().getSpec().getAcquireTime().toInstant()).isEqualTo(START.plusSeconds(16));
+  }
+
+  @Test
   void starts_once() {
     LeaderElection election = candidate("instance-1").start();
 
@@ -240,12 +298,17 @@ class LeaderElectionTest {
   }
 
   private LeaderElection candidate(String identity) {
+    return candidate(identity, LEASE_DURATION, RENEW_DEADLINE);
+  }
+
+  private LeaderElection candidate(String identity, Duration leaseDuration,
+      Duration renewDeadline) {
     LeaderElection election = LeaderElection.builder(LEASE, NS)
         .withIdentity(identity)
         .withClient(client)
         .withTimeSource(time)
-        .withLeaseDuration(LEASE_DURATION)
-        .withRenewDeadline(RENEW_DEADLINE)
+        .withLeaseDuration(leaseDuration)
+        .withRenewDeadline(renewDeadline)
         .withRetryPeriod(RETRY)
         .withController(() -> {
           controllersBuilt.computeIfAbsent(identity, k -> new AtomicInteger()).incrementAndGet();

@@ -149,6 +149,9 @@ public final class ApiFault {
    * are served first. A delayed watch opens (and starts from its resourceVersion) after the delay. The journal
    * records the request (with its receive time and sequence) when it is answered.
    *
+   * <p>The delay is real time (a Vert.x timer of the fake server), also in tests on virtual time: advancing a
+   * {@code VirtualTime} does not end it, and a test waits for a delayed request in real time.
+   *
    * @param delay how long, positive
    * @return the fault
    * @throws IllegalArgumentException when {@code delay} is zero or negative

@@ -37,8 +37,14 @@ import java.util.Objects;
  *       added to this cluster. The same sequence of matching requests therefore gets the same firings.
  *   <li>Patterns see the request as received: its {@link ApiRequestRecord#code()} is 0 and
  *       {@link ApiRequestRecord#changed()} is {@code false} when a rule decides.
- *   <li>Every firing is recorded: in {@link #firings()}, in the rule's {@link FaultRule#firings()}, and in the
- *       {@link ApiRequestRecord#fault()} of the request's journal entry.
+ *   <li>Patterns are matched on the server's event-loop thread that serves the request, before any lock is taken.
+ *       A {@link RequestPattern#where(String, java.util.function.Predicate) where(..)} predicate must therefore be
+ *       fast, must not block (no waiting on latches, sleeps or I/O) and must not call the API (a call to this
+ *       cluster from there waits for the thread it blocks): it delays every request of that connection
+ *       meanwhile. Read only the record it is given.
+ *   <li>Every firing is recorded: in {@link #firings()} (the last 10,000), in the rule's
+ *       {@link FaultRule#firings()} (its last {@value FaultRule#FIRING_LIMIT}; {@link FaultRule#fired()} counts them
+ *       all), and in the {@link ApiRequestRecord#fault()} of the request's journal entry.
  * </ul>
  *
  * <p>Thread-safe: rules added or removed during traffic apply from the next request received.

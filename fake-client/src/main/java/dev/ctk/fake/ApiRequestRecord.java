@@ -11,6 +11,9 @@ import java.util.Set;
  * <pre>{@code
  * ApiRequestRecord r = cluster.requests().entries().get(0);
  * r.summary();   // "#12 patch configmaps default/web/status (apply, fieldManager=nginx) -> 200 changed"
+ * ApiRequestRecord bump = cluster.requests().entries(RequestPattern.update("Deployment")).get(0);
+ * bump.summary();   // "#14 update deployments default/web (resourceVersion=9) -> 200 changed, generation 2"
+ * bump.generation(); // 2
  * }</pre>
  *
  * @param sequence position in the journal, from 1, in the order the server received the requests
@@ -41,11 +44,18 @@ import java.util.Set;
  * @param changed whether the request committed a change to the store (a no-op update or apply is {@code false})
  * @param fault the description of the fault a rule injected instead of (or before) the normal answer, or
  *     {@code null}
+ * @param generation {@code metadata.generation} of the object as the server stored it once a create, update or
+ *     patch succeeded (also of the parent object after a write to its {@code status} or {@code scale}
+ *     subresource, and of an object a delete left in place, e.g. waiting for finalizers), so that a run of writes
+ *     shows whether they bumped it; for injected events, of the object as stored after the call. {@code null} for
+ *     reads, watches, failed or refused requests, deletes that removed the object, collection deletes, dry runs
+ *     that created nothing, and kinds that keep no generation (ConfigMap, Secret, Pod, Service, ...)
  * @since 0.1.0
  */
 public record ApiRequestRecord(long sequence, Instant time, String verb, String kind, String resource,
     String namespace, String name, String subresource, String patchType, String fieldManager, String labelSelector,
-    String fieldSelector, String bodyResourceVersion, String client, int code, boolean changed, String fault) {
+    String fieldSelector, String bodyResourceVersion, String client, int code, boolean changed, String fault,
+    Long generation) {
 
   /** The {@link #client()} of events injected through {@link EventInjector}. */
   public static final String INJECTOR = "EventInjector";
@@ -92,7 +102,9 @@ public record ApiRequestRecord(long sequence, Instant time, String verb, String 
   }
 
   /**
-   * One line, e.g. {@code "#12 patch configmaps default/web/status (apply, fieldManager=nginx) -> 200 changed"}.
+   * One line, e.g. {@code "#12 patch configmaps default/web/status (apply, fieldManager=nginx) -> 200 changed"}. A
+   * write that changed an object of a kind with a {@link #generation()} ends with it, e.g. {@code "#14 update
+   * deployments default/web (resourceVersion=9) -> 200 changed, generation 2"}.
    *
    * @return the summary
    */
@@ -104,6 +116,9 @@ public record ApiRequestRecord(long sequence, Instant time, String verb, String 
       out.append(" -> ").append(code == 0 ? "connection dropped" : Integer.toString(code));
       if (isWrite() && succeeded()) {
         out.append(changed ? " changed" : " no change");
+        if (changed && generation != null) {
+          out.append(", generation ").append(generation);
+        }
       }
     }
     if (fault != null) {

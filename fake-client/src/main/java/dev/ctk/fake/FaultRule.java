@@ -10,7 +10,8 @@ import java.util.List;
  * <pre>{@code
  * FaultRule conflict = cluster.faults().when(RequestPattern.update("ConfigMap")).once().answer(ApiFault.conflict());
  * // ... run the controller ...
- * assertThat(conflict.firings()).hasSize(1);
+ * assertThat(conflict.fired()).isEqualTo(1);
+ * assertThat(conflict.firings()).hasSize(1);      // the last 1,000 firings
  * conflict.toString();  // "when update ConfigMap: once -> 409 Conflict"
  * conflict.remove();
  * }</pre>
@@ -20,6 +21,9 @@ import java.util.List;
  * @since 0.1.0
  */
 public final class FaultRule {
+
+  /** How many firings {@link #firings()} keeps: the newest. */
+  public static final int FIRING_LIMIT = InstalledRule.FIRING_LIMIT;
 
   private final InstalledRule rule;
 
@@ -36,12 +40,23 @@ public final class FaultRule {
   }
 
   /**
-   * The firings of this rule, oldest first.
+   * The last firings of this rule, oldest first: at most {@value #FIRING_LIMIT}, so a rule that fires until removed
+   * (or with a probability) on a long run holds bounded memory. {@link #fired()} counts all of them.
    *
    * @return a copy
    */
   public List<FaultFiring> firings() {
     return rule.firings();
+  }
+
+  /**
+   * How many times this rule fired since it was installed: an exact count, also past the {@value #FIRING_LIMIT}
+   * firings that {@link #firings()} keeps.
+   *
+   * @return the count
+   */
+  public long fired() {
+    return rule.firedCount();
   }
 
   /**

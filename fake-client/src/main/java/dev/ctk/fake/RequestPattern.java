@@ -226,6 +226,11 @@ public final class RequestPattern implements Predicate<ApiRequestRecord> {
   /**
    * Narrows with any condition on the record.
    *
+   * <p>In a fault rule ({@link ApiFaults}) the condition runs on the fake server's event-loop thread for every
+   * request whose other parts match, so it must be fast, must not block (no latches, sleeps or I/O) and must not
+   * call the API (a client call to the same cluster from there waits on the thread it blocks). Read only the record
+   * it is given; keep any state it needs thread-safe.
+   *
    * @param description how the condition reads in messages, e.g. {@code "without a resourceVersion"}
    * @param condition the condition
    * @return the narrower pattern

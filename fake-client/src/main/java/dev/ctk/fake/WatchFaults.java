@@ -1,8 +1,8 @@
 package dev.ctk.fake;
 
 import dev.ctk.fake.internal.FakeApiServer;
+import dev.ctk.fake.internal.fault.DurationText;
 import dev.ctk.fake.internal.store.ObjectStore;
-import dev.ctk.fake.internal.watch.DeliveryRecord;
 import dev.ctk.fake.internal.watch.WatchFaultRule;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchFaultRules;
@@ -59,11 +59,13 @@ import java.util.function.Consumer;
  * <p>Every delivery, rule firing and action is recorded in {@link #deliveries()} (the last
  * {@value #DELIVERY_LIMIT}).
  *
- * <p>Limits: delays are real time (not the cluster's clock); rules act on events, not on the initial LIST, so a
- * relist always sees the truth; the 410 of {@link #expire} is sent mid-stream, where kube-apiserver sends it when a
- * watch starts from a compacted resourceVersion (clients react the same way); events that a rule holds or delays do
- * not count against the watch's write-queue limit, so a slow client is never cut off while held. Thread-safe:
- * rules and actions are ordered with every write.
+ * <p>Limits: delays are real time (not the cluster's clock); rules act on events, not on the initial state: neither
+ * a LIST nor the initial ADDED events (and the initial-events-end BOOKMARK) of a watch opened without a
+ * resourceVersion or with {@code sendInitialEvents=true} pass them, so a relist always sees the truth (a watch that
+ * resumes from a resourceVersion replays changes, and those are events); the 410 of {@link #expire} is sent
+ * mid-stream, where kube-apiserver sends it when a watch starts from a compacted resourceVersion (clients react the
+ * same way); events that a rule holds or delays do not count against the watch's write-queue limit, so a slow client
+ * is never cut off while held. Thread-safe: rules and actions are ordered with every write.
  *
  * @since 0.1.0
  */
@@ -163,7 +165,8 @@ public final class WatchFaults {
 
   /**
    * Sends every event on matching watches (BOOKMARKs included) {@code delay} later, in real time and in order,
-   * until the rule is removed.
+   * until the rule is removed. Its description shows the delay as kube prints durations, e.g.
+   * {@code delay(ConfigMap, 250ms)}, {@code delay(ConfigMap, 1.5s)}, {@code delay(ConfigMap, 2m)}.
    *
    * @param pattern which watches
    * @param delay positive
@@ -261,13 +264,7 @@ public final class WatchFaults {
    * @return a copy
    */
   public List<WatchDelivery> deliveries() {
-    List<DeliveryRecord> records = rules().log().records();
-    List<WatchDelivery> out = new ArrayList<>(records.size());
-    for (DeliveryRecord r : records) {
-      out.add(new WatchDelivery(r.time(), r.watchId(), r.watch(), r.eventType(), r.namespace(), r.name(),
-          r.resourceVersion(), WatchDelivery.Outcome.valueOf(r.outcome().name()), r.detail()));
-    }
-    return out;
+    return rules().log().records();
   }
 
   /** Ends a rule; for a hold, returns how many events it held on open watches. */
@@ -289,7 +286,7 @@ public final class WatchFaults {
     requireOpen.accept("watchFaults()." + verb + "(..)");
     StringBuilder description = new StringBuilder(verb).append('(').append(target);
     if (delay != null) {
-      description.append(", ").append(text(delay));
+      description.append(", ").append(DurationText.of(delay));
     }
     if (window > 0) {
       description.append(", window of ").append(window);
@@ -326,13 +323,6 @@ public final class WatchFaults {
           + ". Use a positive Duration such as Duration.ofMillis(200).");
     }
     return delay;
-  }
-
-  private static String text(Duration delay) {
-    if (delay.toNanos() % 1_000_000 == 0 && delay.compareTo(Duration.ofMinutes(1)) < 0) {
-      return delay.toMillis() + "ms";
-    }
-    return delay.toString();
   }
 
   private ObjectStore store() {

@@ -10,6 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +95,65 @@ class ApiFaultScheduleTest {
     assertThat(getCodes(cluster, 2)).containsExactly(200, 200);
     assertThat(r.firings()).hasSize(3);
     assertThat(r.toString()).isEqualTo("when get ConfigMap: until removed -> 503 ServiceUnavailable");
+  }
+
+  @Test
+  void aRuleKeepsItsLast1000Firings_andCountsEveryFiring() {
+    FaultRule r = rule(b -> b.times(FaultRule.FIRING_LIMIT + 2));
+    long before = cluster.requests().lastSequence();
+
+    List<Integer> codes = getCodes(cluster, FaultRule.FIRING_LIMIT + 5);
+
+    assertThat(codes).filteredOn(code -> code == 503).hasSize(FaultRule.FIRING_LIMIT + 2);
+    assertThat(codes.subList(FaultRule.FIRING_LIMIT + 2, codes.size())).containsExactly(200, 200, 200);
+    assertThat(r.fired()).as("the count is exact").isEqualTo(FaultRule.FIRING_LIMIT + 2);
+    assertThat(r.isExhausted()).isTrue();
+    assertThat(r.matchedCalls()).isEqualTo(FaultRule.FIRING_LIMIT + 5);
+    assertThat(r.firings()).as("the newest 1000: the first two are forgotten").hasSize(1000)
+        .extracting(FaultFiring::sequence).startsWith(before + 3, before + 4)
+        .endsWith(before + FaultRule.FIRING_LIMIT + 2);
+    assertThat(cluster.faults().firings()).as("the cluster's list keeps 10,000").hasSize(FaultRule.FIRING_LIMIT + 2);
+  }
+
+  @Test
+  void aWherePredicate_runsWithoutTheFaultLock_soAnotherThreadCanReadTheRulesMeanwhile() {
+    List<String> seenFromThePredicate = new CopyOnWriteArrayList<>();
+    RequestPattern pattern = RequestPattern.get("ConfigMap").where("after a look at the rules", record -> {
+      // another thread reads the rules while this predicate runs: it would wait for the lock if the engine held it
+      CompletableFuture<String> rules = CompletableFuture.supplyAsync(() -> cluster.faults().toString());
+      try {
+        seenFromThePredicate.add(rules.get(10, TimeUnit.SECONDS));
+      } catch (TimeoutException e) {
+        seenFromThePredicate.add("blocked: the fault rules' lock is held while predicates run");
+      } catch (InterruptedException | ExecutionException e) {
+        seenFromThePredicate.add("failed: " + e);
+      }
+      return true;
+    });
+    FaultRule r = cluster.faults().when(pattern).once().answer(ApiFault.conflict());
+
+    assertThat(getCodes(cluster, 2)).containsExactly(409, 200);
+
+    assertThat(seenFromThePredicate).containsExactly(
+        "1 fault rule: [when get ConfigMap after a look at the rules: once -> 409 Conflict]",
+        "1 fault rule: [when get ConfigMap after a look at the rules: once -> 409 Conflict]");
+    assertThat(r.matchedCalls()).isEqualTo(2);
+  }
+
+  @Test
+  void aRuleRemovedWhileARequestIsMatched_doesNotCountOrFireOnIt() {
+    AtomicReference<FaultRule> second = new AtomicReference<>();
+    FaultRule first = cluster.faults().when(RequestPattern.get("ConfigMap").where("removing the 2nd rule", record -> {
+      second.get().remove();
+      return false;
+    })).answer(ApiFault.conflict());
+    second.set(cluster.faults().when(RequestPattern.get("ConfigMap")).answer(ApiFault.serviceUnavailable()));
+
+    assertThat(getCodes(cluster, 1)).containsExactly(200);
+
+    assertThat(second.get().matchedCalls()).isZero();
+    assertThat(second.get().firings()).isEmpty();
+    assertThat(first.matchedCalls()).isZero();
   }
 
   @Test

@@ -198,4 +198,15 @@ class ApiFaultTest {
     assertThat(web.getMetadata().getResourceVersion()).isEqualTo(delayedGet.join().getMetadata()
         .getResourceVersion());
   }
+
+  @Test
+  void delay_describesItsDurationAsKubePrintsDurations() {
+    assertThat(ApiFault.delay(Duration.ofMillis(250))).hasToString("delay 250ms");
+    assertThat(ApiFault.delay(Duration.ofMillis(1500))).hasToString("delay 1.5s");
+    assertThat(ApiFault.delay(Duration.ofSeconds(2))).hasToString("delay 2s");
+    assertThat(ApiFault.delay(Duration.ofMinutes(2))).hasToString("delay 2m");
+    assertThat(ApiFault.delay(Duration.ofSeconds(90))).hasToString("delay 1m30s");
+    assertThat(ApiFault.delay(Duration.ofHours(1).plusMillis(2500))).hasToString("delay 1h2.5s");
+    assertThat(ApiFault.delay(Duration.ofNanos(1_500_000))).hasToString("delay 1.5ms");
+  }
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,7 +26,7 @@ class InformerFaultTest {
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  private static java.util.List<Integer> codes(FakeCluster cluster, RequestPattern pattern) {
+  private static List<Integer> codes(FakeCluster cluster, RequestPattern pattern) {
     return cluster.requests().entries(pattern).stream().map(ApiRequestRecord::code).toList();
   }
 
@@ -93,18 +94,30 @@ class InformerFaultTest {
 
   @ParameterizedTest(name = "onlyHttpWatches={0}")
   @ValueSource(booleans = {false, true})
-  void aDelayedWatch_opensAfterTheDelay_andDeliversEvents(boolean onlyHttpWatches) {
+  void aDelayedWatch_opensAfterTheDelay_andReplaysFromHistoryAChangeMadeWhileItWaited(boolean onlyHttpWatches) {
     try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
         KubernetesClient client = client(cluster, onlyHttpWatches)) {
       FaultRule delay = cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
-          .answer(ApiFault.delay(Duration.ofMillis(300)));
-      SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").inform();
-      cluster.create(configMap("later", Map.of()));
-      await("the informer sees changes through its delayed watch").atMost(WAIT)
+          .answer(ApiFault.delay(Duration.ofSeconds(2)));
+      SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").runnableInformer(0);
+      informer.start();
+      await("the informer's watch request is received and delayed").atMost(WAIT).until(() -> delay.fired() == 1);
+
+      ConfigMap later = cluster.create(configMap("later", Map.of()));
+
+      // one local write takes far less than the 2 s delay: the watch is not open yet, so no live event can carry it
+      assertThat(cluster.watchFaults().openWatches()).as("open watches when later was created").isEmpty();
+      await("the informer sees later through its delayed watch").atMost(WAIT)
           .until(() -> informer.getStore().getByKey("default/later") != null);
-      assertThat(delay.firings()).hasSize(1);
+      assertThat(cluster.requests().entries(RequestPattern.list("ConfigMap"))).as("one list, before later: no relist")
+          .hasSize(1);
+      List<WatchDelivery> laterDeliveries = cluster.watchFaults().deliveries().stream()
+          .filter(d -> "later".equals(d.name())).toList();
+      assertThat(laterDeliveries).as("replayed from the watch history when the watch opened").singleElement()
+          .satisfies(d -> assertThat(d.eventType() + " rv=" + d.resourceVersion() + " " + d.outcome())
+              .isEqualTo("ADDED rv=" + later.getMetadata().getResourceVersion() + " DELIVERED"));
       assertThat(cluster.requests().entries(RequestPattern.watch("ConfigMap"))).hasSize(1)
-          .allSatisfy(r -> assertThat(r.fault()).isEqualTo("delay 300ms"));
+          .allSatisfy(r -> assertThat(r.fault()).isEqualTo("delay 2s"));
       informer.close();
     }
   }

@@ -150,11 +150,84 @@ class RequestJournalTest {
     client.apps().deployments().inNamespace("default").resource(created).updateStatus();
     ApiRequestRecord status = last();
     assertThat(line(status)).isEqualTo("update deployments default/web/status (resourceVersion="
-        + created.getMetadata().getResourceVersion() + ") -> 200 changed");
+        + created.getMetadata().getResourceVersion() + ") -> 200 changed, generation 1");
     assertThat(status.subresource()).isEqualTo("status");
     assertThat(status.kind()).isEqualTo("Deployment");
     assertThat(cluster.requests().entries(RequestPattern.update("Deployment").subresource("status"))).hasSize(1);
     assertThat(cluster.requests().entries(RequestPattern.update("deployments").withoutSubresource())).isEmpty();
+  }
+
+  @Test
+  void generation_isRecordedAsStored_bumpedBySpecWritesOnly() {
+    String deployments = "/apis/apps/v1/namespaces/default/deployments";
+    String merge = "application/merge-patch+json";
+    // create: generation 1
+    client.apps().deployments().inNamespace("default").resource(deployment("web", "nginx:1")).create();
+    assertThat(line(last())).isEqualTo("create deployments in default -> 201 changed, generation 1");
+    assertThat(last().generation()).isEqualTo(1L);
+    // reads: none
+    client.apps().deployments().inNamespace("default").withName("web").get();
+    assertThat(line(last())).isEqualTo("get deployments default/web -> 200");
+    assertThat(last().generation()).isNull();
+    client.apps().deployments().inNamespace("default").list();
+    assertThat(line(last())).isEqualTo("list deployments in default -> 200");
+    assertThat(last().generation()).isNull();
+    // a spec write bumps it
+    assertThat(api.patch(deployments + "/web", merge, "{\"spec\":{\"replicas\":2}}").code()).isEqualTo(200);
+    assertThat(line(last())).isEqualTo("patch deployments default/web (merge, no resourceVersion) -> 200 changed, "
+        + "generation 2");
+    assertThat(last().generation()).isEqualTo(2L);
+    // a status write leaves it
+    assertThat(api.patch(deployments + "/web/status", merge, "{\"status\":{\"replicas\":2}}").code())
+        .isEqualTo(200);
+    assertThat(line(last())).isEqualTo("patch deployments default/web/status (merge, no resourceVersion) -> 200 "
+        + "changed, generation 2");
+    assertThat(last().generation()).isEqualTo(2L);
+    // a label change (metadata only) leaves it
+    assertThat(api.patch(deployments + "/web", merge, "{\"metadata\":{\"labels\":{\"tier\":\"front\"}}}")
+        .code()).isEqualTo(200);
+    assertThat(line(last())).isEqualTo("patch deployments default/web (merge, no resourceVersion) -> 200 changed, "
+        + "generation 2");
+    assertThat(last().generation()).isEqualTo(2L);
+    // a write that changes nothing: still the stored generation, not shown in the summary
+    assertThat(api.patch(deployments + "/web", merge, "{\"spec\":{\"replicas\":2}}").code()).isEqualTo(200);
+    assertThat(line(last())).isEqualTo("patch deployments default/web (merge, no resourceVersion) -> 200 no change");
+    assertThat(last().generation()).isEqualTo(2L);
+    // a write to the scale subresource bumps the parent's
+    assertThat(api.patch(deployments + "/web/scale", merge, "{\"spec\":{\"replicas\":3}}").code())
+        .isEqualTo(200);
+    assertThat(line(last())).isEqualTo("patch deployments default/web/scale (merge, no resourceVersion) -> 200 "
+        + "changed, generation 3");
+    // a refused write: none
+    assertThat(api.patch(deployments + "/web", merge, "{\"metadata\":{\"resourceVersion\":\"1\"},"
+        + "\"spec\":{\"replicas\":4}}").code()).isEqualTo(409);
+    assertThat(last().generation()).isNull();
+    // a delete that removed the object: none
+    client.apps().deployments().inNamespace("default").withName("web").delete();
+    assertThat(line(last())).isEqualTo("delete deployments default/web -> 200 changed");
+    assertThat(last().generation()).isNull();
+    // a delete that a finalizer holds back: the generation of the object it left
+    Deployment held = deployment("held", "nginx:1");
+    held.getMetadata().setFinalizers(List.of("ctk.dev/hold"));
+    client.apps().deployments().inNamespace("default").resource(held).create();
+    client.apps().deployments().inNamespace("default").withName("held").delete();
+    assertThat(last().verb()).isEqualTo("delete");
+    assertThat(last().generation()).isNotNull().isEqualTo(client.apps().deployments().inNamespace("default")
+        .withName("held").get().getMetadata().getGeneration());
+  }
+
+  @Test
+  void generation_isNullForKindsWithout_andRecordedForInjectedEvents() {
+    client.configMaps().inNamespace("default").resource(configMap("web", Map.of("k", "v"))).create();
+    assertThat(line(last())).isEqualTo("create configmaps in default -> 201 changed");
+    assertThat(last().generation()).isNull();
+
+    Deployment added = cluster.events().add(deployment("web", "nginx:1"));
+    assertThat(last().generation()).isEqualTo(1L);
+    added.getSpec().setReplicas(5);
+    cluster.events().update(added);
+    assertThat(last().generation()).isEqualTo(2L);
+    assertThat(line(last())).isEqualTo("update deployments default/web [injected]");
   }
 
   @Test
@@ -233,7 +306,7 @@ class RequestJournalTest {
       long sequence = journal.receive();
       journal.add(new dev.ctk.fake.internal.http.RequestJournal.Entry(new ApiRequestRecord(sequence,
           java.time.Instant.EPOCH, "get", "ConfigMap", "configmaps", "default", "c" + sequence, null, null, null,
-          null, null, null, "test", 200, false, null), "GET", "/", "", "http"));
+          null, null, null, "test", 200, false, null, null), "GET", "/", "", "http"));
     }
     assertThat(journal.records()).extracting(ApiRequestRecord::summary).containsExactly(
         "#3 get configmaps default/c3 -> 200", "#4 get configmaps default/c4 -> 200",

@@ -77,32 +77,75 @@ class WatchFaultCloseTest {
     return c.getMetadata().getResourceVersion();
   }
 
-  @Test
-  void close_endsTheStream_andTheInformerWatchesAgainFromItsLastResourceVersion_withoutRelisting() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+  /** {@code c} with {@code data} set to {@code v=value}. */
+  static ConfigMap withData(ConfigMap c, String value) {
+    c.setData(Map.of("v", value));
+    return c;
+  }
+
+  /** Sets {@code v} of ConfigMap {@code default/a} through the cluster's client; returns it as written. */
+  static ConfigMap editA(FakeCluster cluster, String value) {
+    return cluster.client().configMaps().inNamespace("default").withName("a").edit(c -> withData(c, value));
+  }
+
+  /**
+   * The start of most informer tests here: a cluster with one informer on ConfigMaps in default, its watch open,
+   * that has seen ConfigMap {@code a} ({@code v=1}). Closing it closes the informer and the cluster.
+   *
+   * @param cluster the cluster
+   * @param recorder what the informer's handler saw
+   * @param informer the informer
+   * @param watch the informer's watch as {@link WatchFaults#openWatches()} names it
+   * @param a ConfigMap {@code a} as created
+   */
+  record InformedCluster(FakeCluster cluster, Recorder recorder, SharedIndexInformer<ConfigMap> informer,
+      String watch, ConfigMap a) implements AutoCloseable {
+
+    static InformedCluster start() {
+      FakeCluster cluster = FakeCluster.start();
       Recorder recorder = new Recorder();
       SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
-      // the watch must have delivered something: fabric8 7.8 relists when a watch younger than 2 s ends cleanly
-      // without any event (its guard against proxies that close instead of answering 410)
+      String watch = cluster.watchFaults().openWatches().get(0);
       ConfigMap a = cluster.create(configMap("a", Map.of("v", "1")));
       await("the informer sees a").atMost(WAIT).until(() -> cache(informer).contains("a@" + rv(a)));
-      String first = cluster.watchFaults().openWatches().get(0);
+      return new InformedCluster(cluster, recorder, informer, watch, a);
+    }
+
+    /** Sets {@code v} of ConfigMap {@code a}; returns it as written. */
+    ConfigMap editA(String value) {
+      return WatchFaultCloseTest.editA(cluster, value);
+    }
+
+    @Override
+    public void close() {
+      informer.close();
+      cluster.close();
+    }
+  }
+
+  @Test
+  void close_endsTheStream_andTheInformerWatchesAgainFromItsLastResourceVersion_withoutRelisting() {
+    // the watch must have delivered something (a): fabric8 7.8 relists when a watch younger than 2 s ends cleanly
+    // without any event (its guard against proxies that close instead of answering 410)
+    try (InformedCluster informed = InformedCluster.start()) {
+      FakeCluster cluster = informed.cluster();
+      String first = informed.watch();
 
       int hit = cluster.watchFaults().close(CONFIG_MAPS);
 
       assertThat(hit).isEqualTo(1);
       await("the informer watches again").atMost(WAIT).until(() -> cluster.watchFaults().openWatches().size() == 1
           && !cluster.watchFaults().openWatches().get(0).equals(first));
+      ConfigMap a = informed.a();
       ConfigMap b = cluster.create(configMap("b", Map.of("v", "1")));
       await("the informer sees b").atMost(WAIT).untilAsserted(() ->
-          assertThat(cache(informer)).containsExactly("a@" + rv(a), "b@" + rv(b)));
-      assertThat(recorder.lists).as("lists: a closed watch is resumed, not relisted").hasValue(1);
-      assertThat(recorder.calls).containsExactly("add a@" + rv(a), "add b@" + rv(b));
+          assertThat(cache(informed.informer())).containsExactly("a@" + rv(a), "b@" + rv(b)));
+      assertThat(informed.recorder().lists).as("lists: a closed watch is resumed, not relisted").hasValue(1);
+      assertThat(informed.recorder().calls).containsExactly("add a@" + rv(a), "add b@" + rv(b));
       assertThat(cluster.watchFaults().deliveries()).filteredOn(d -> d.outcome() == WatchDelivery.Outcome.CLOSED)
           .extracting(WatchDelivery::summary)
           .containsExactly(first + ": CLOSED (close(ConfigMap))");
       assertThat(cluster.watchFaults().close(WatchPattern.kind("Secret"))).as("no Secret watch is open").isZero();
-      informer.close();
     }
   }
 

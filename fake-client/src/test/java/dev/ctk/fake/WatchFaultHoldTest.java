@@ -2,12 +2,13 @@ package dev.ctk.fake;
 
 import static dev.ctk.fake.WatchFaultCloseTest.WAIT;
 import static dev.ctk.fake.WatchFaultCloseTest.cache;
-import static dev.ctk.fake.WatchFaultCloseTest.inform;
 import static dev.ctk.fake.WatchFaultCloseTest.rv;
+import static dev.ctk.fake.WatchFaultCloseTest.withData;
 import static dev.ctk.fake.testing.Fixtures.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ctk.fake.WatchFaultCloseTest.InformedCluster;
 import dev.ctk.fake.WatchFaultCloseTest.Recorder;
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.WatchLines;
@@ -24,53 +25,47 @@ class WatchFaultHoldTest {
 
   @Test
   void hold_keepsTheInformerCacheStaleWhileGetIsFresh_thenReleaseDeliversEverythingInOrder() {
-    try (FakeCluster cluster = FakeCluster.start()) {
-      Recorder recorder = new Recorder();
-      SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
-      String watch = cluster.watchFaults().openWatches().get(0);
-      ConfigMap a = cluster.create(configMap("a", Map.of("v", "1")));
-      await("the informer sees a").atMost(WAIT).until(() -> cache(informer).contains("a@" + rv(a)));
-      // a control: a watch across all namespaces, which the hold does not match
-      try (WatchLines control = new RawApi(cluster.url()).watch("/api/v1/configmaps?watch=true&resourceVersion="
-          + rv(a))) {
-        await("the control watch is open").atMost(WAIT).until(() -> cluster.watchFaults().openWatches().size() == 2);
-        HeldDelivery hold = cluster.watchFaults().hold(IN_DEFAULT);
+    try (InformedCluster informed = InformedCluster.start();
+        // a control: a watch across all namespaces, which the hold does not match
+        WatchLines control = new RawApi(informed.cluster().url())
+            .watch("/api/v1/configmaps?watch=true&resourceVersion=" + rv(informed.a()))) {
+      FakeCluster cluster = informed.cluster();
+      String watch = informed.watch();
+      ConfigMap a = informed.a();
+      await("the control watch is open").atMost(WAIT).until(() -> cluster.watchFaults().openWatches().size() == 2);
+      HeldDelivery hold = cluster.watchFaults().hold(IN_DEFAULT);
 
-        ConfigMap a2 = cluster.client().configMaps().inNamespace("default").withName("a").edit(c -> {
-          c.setData(Map.of("v", "2"));
-          return c;
-        });
-        ConfigMap b = cluster.create(configMap("b", Map.of("v", "1")));
-        cluster.client().configMaps().inNamespace("default").withName("a").delete();
+      ConfigMap a2 = informed.editA("2");
+      ConfigMap b = cluster.create(configMap("b", Map.of("v", "1")));
+      cluster.client().configMaps().inNamespace("default").withName("a").delete();
 
-        await("the control watch has every change").atMost(WAIT).until(() -> control.events().size() == 3);
-        assertThat(cluster.client().configMaps().inNamespace("default").withName("a").get()).as("GET is fresh")
-            .isNull();
-        assertThat(cache(informer)).as("the informer cache is stale").containsExactly("a@" + rv(a));
-        assertThat(recorder.calls).containsExactly("add a@" + rv(a));
-        assertThat(hold.held()).isEqualTo(3);
-        assertThat(cluster.watchFaults().deliveries()).filteredOn(d -> d.outcome() == WatchDelivery.Outcome.HELD)
-            .extracting(d -> d.eventType() + " " + d.name() + " " + d.detail())
-            .containsExactly("MODIFIED a hold(ConfigMap in default)", "ADDED b hold(ConfigMap in default)",
-                "DELETED a hold(ConfigMap in default)");
+      await("the control watch has every change").atMost(WAIT).until(() -> control.events().size() == 3);
+      assertThat(cluster.client().configMaps().inNamespace("default").withName("a").get()).as("GET is fresh")
+          .isNull();
+      assertThat(cache(informed.informer())).as("the informer cache is stale").containsExactly("a@" + rv(a));
+      assertThat(informed.recorder().calls).containsExactly("add a@" + rv(a));
+      assertThat(hold.held()).isEqualTo(3);
+      assertThat(cluster.watchFaults().deliveries()).filteredOn(d -> d.outcome() == WatchDelivery.Outcome.HELD)
+          .extracting(d -> d.eventType() + " " + d.name() + " " + d.detail())
+          .containsExactly("MODIFIED a hold(ConfigMap in default)", "ADDED b hold(ConfigMap in default)",
+              "DELETED a hold(ConfigMap in default)");
 
-        assertThat(hold.release()).isEqualTo(3);
+      assertThat(hold.release()).isEqualTo(3);
 
-        await("the informer catches up").atMost(WAIT).until(() -> cache(informer).equals(List.of("b@" + rv(b))));
-        await("the handlers saw every change").atMost(WAIT).until(() -> recorder.calls.size() == 4);
-        String deletedRv = cluster.watchFaults().deliveries().stream()
-            .filter(d -> "DELETED".equals(d.eventType())).findFirst().orElseThrow().resourceVersion();
-        assertThat(recorder.calls).containsExactly("add a@" + rv(a), "update a@" + rv(a2), "add b@" + rv(b),
-            "delete a@" + deletedRv);
-        assertThat(cluster.watchFaults().deliveries()).filteredOn(d -> d.outcome() == WatchDelivery.Outcome.RELEASED)
-            .extracting(WatchDelivery::summary).containsExactly(
-                watch + ": MODIFIED default/a rv=" + rv(a2) + " RELEASED (hold(ConfigMap in default))",
-                watch + ": ADDED default/b rv=" + rv(b) + " RELEASED (hold(ConfigMap in default))",
-                watch + ": DELETED default/a rv=" + deletedRv + " RELEASED (hold(ConfigMap in default))");
-        assertThat(hold.isActive()).isFalse();
-        assertThat(hold.release()).as("a second release").isZero();
-      }
-      informer.close();
+      await("the informer catches up").atMost(WAIT)
+          .until(() -> cache(informed.informer()).equals(List.of("b@" + rv(b))));
+      await("the handlers saw every change").atMost(WAIT).until(() -> informed.recorder().calls.size() == 4);
+      String deletedRv = cluster.watchFaults().deliveries().stream()
+          .filter(d -> "DELETED".equals(d.eventType())).findFirst().orElseThrow().resourceVersion();
+      assertThat(informed.recorder().calls).containsExactly("add a@" + rv(a), "update a@" + rv(a2),
+          "add b@" + rv(b), "delete a@" + deletedRv);
+      assertThat(cluster.watchFaults().deliveries()).filteredOn(d -> d.outcome() == WatchDelivery.Outcome.RELEASED)
+          .extracting(WatchDelivery::summary).containsExactly(
+              watch + ": MODIFIED default/a rv=" + rv(a2) + " RELEASED (hold(ConfigMap in default))",
+              watch + ": ADDED default/b rv=" + rv(b) + " RELEASED (hold(ConfigMap in default))",
+              watch + ": DELETED default/a rv=" + deletedRv + " RELEASED (hold(ConfigMap in default))");
+      assertThat(hold.isActive()).isFalse();
+      assertThat(hold.release()).as("a second release").isZero();
     }
   }
 
@@ -91,10 +86,8 @@ class WatchFaultHoldTest {
               "ConfigMap in default labelSelector=app=shop");
       HeldDelivery hold = cluster.watchFaults().hold(WatchPattern.kind("configmaps").labelSelector("tier=web"));
 
-      ConfigMap changed = cluster.client().configMaps().inNamespace("default").withName("shared").edit(c -> {
-        c.setData(Map.of("v", "2"));
-        return c;
-      });
+      ConfigMap changed = cluster.client().configMaps().inNamespace("default").withName("shared")
+          .edit(c -> withData(c, "2"));
 
       await("the shop informer sees the change").atMost(WAIT).until(() -> cache(shopInformer)
           .equals(List.of("shared@" + rv(changed))));
@@ -114,17 +107,12 @@ class WatchFaultHoldTest {
 
   @Test
   void hold_whenTheHeldWatchEnds_itsEventsAreDiscarded_theReWatchIsHeldAgain_andReleaseDeliversEachChangeOnce() {
-    try (FakeCluster cluster = FakeCluster.start()) {
-      Recorder recorder = new Recorder();
-      SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
-      String first = cluster.watchFaults().openWatches().get(0);
-      ConfigMap a = cluster.create(configMap("a", Map.of("v", "1")));
-      await("the informer sees a").atMost(WAIT).until(() -> cache(informer).contains("a@" + rv(a)));
+    try (InformedCluster informed = InformedCluster.start()) {
+      FakeCluster cluster = informed.cluster();
+      String first = informed.watch();
+      ConfigMap a = informed.a();
       HeldDelivery hold = cluster.watchFaults().hold(IN_DEFAULT);
-      ConfigMap a2 = cluster.client().configMaps().inNamespace("default").withName("a").edit(c -> {
-        c.setData(Map.of("v", "2"));
-        return c;
-      });
+      ConfigMap a2 = informed.editA("2");
 
       assertThat(cluster.watchFaults().close(IN_DEFAULT)).isOne();
 
@@ -139,15 +127,15 @@ class WatchFaultHoldTest {
                   + "sent (a client that re-watches from its last resourceVersion receives it again from the watch "
                   + "history))",
               second + ": MODIFIED default/a rv=" + rv(a2) + " HELD (hold(ConfigMap in default))");
-      assertThat(cache(informer)).containsExactly("a@" + rv(a));
-      assertThat(recorder.lists).as("resumed, not relisted").hasValue(1);
+      assertThat(cache(informed.informer())).containsExactly("a@" + rv(a));
+      assertThat(informed.recorder().lists).as("resumed, not relisted").hasValue(1);
 
       assertThat(hold.release()).isOne();
 
-      await("the informer catches up").atMost(WAIT).until(() -> cache(informer).equals(List.of("a@" + rv(a2))));
-      await("the handler saw the change").atMost(WAIT).until(() -> recorder.calls.size() == 2);
-      assertThat(recorder.calls).containsExactly("add a@" + rv(a), "update a@" + rv(a2));
-      informer.close();
+      await("the informer catches up").atMost(WAIT)
+          .until(() -> cache(informed.informer()).equals(List.of("a@" + rv(a2))));
+      await("the handler saw the change").atMost(WAIT).until(() -> informed.recorder().calls.size() == 2);
+      assertThat(informed.recorder().calls).containsExactly("add a@" + rv(a), "update a@" + rv(a2));
     }
   }
 }

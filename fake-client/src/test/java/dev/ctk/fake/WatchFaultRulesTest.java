@@ -126,6 +126,55 @@ class WatchFaultRulesTest {
   }
 
   @Test
+  void delayRules_describeTheirDurationAsKubePrintsDurations_asApiFaultsDo() {
+    try (FakeCluster cluster = FakeCluster.start()) {
+      WatchFaults faults = cluster.watchFaults();
+      WatchPattern configMaps = WatchPattern.kind("ConfigMap");
+
+      WatchRule minutes = faults.delay(configMaps, Duration.ofMinutes(2));
+      WatchRule fraction = faults.delay(configMaps, Duration.ofMillis(1500), 3);
+      WatchRule millis = faults.delay(configMaps, Duration.ofMillis(250));
+
+      assertThat(List.of(minutes, fraction, millis)).extracting(WatchRule::description).containsExactly(
+          "delay(ConfigMap, 2m)", "delay(ConfigMap, 1.5s, next 3 events)", "delay(ConfigMap, 250ms)");
+      assertThat(faults.rulesInForce()).containsExactly("delay(ConfigMap, 2m)",
+          "delay(ConfigMap, 1.5s, next 3 events)", "delay(ConfigMap, 250ms)");
+      assertThat(ApiFault.delay(Duration.ofMinutes(2))).as("the same text in API faults").hasToString("delay 2m");
+    }
+  }
+
+  @Test
+  void rules_leaveTheInitialStateOfAWatchAlone_andActFromTheFirstChangeOn() {
+    try (FakeCluster cluster = FakeCluster.start()) {
+      cluster.create(configMap("web", Map.of()));
+      WatchRule drop = cluster.watchFaults().drop(WatchPattern.kind("ConfigMap"), 1);
+      HeldDelivery hold = cluster.watchFaults().hold(WatchPattern.kind("ConfigMap"));
+
+      try (WatchLines watch = new RawApi(cluster.url()).watch("/api/v1/namespaces/default/configmaps?watch=true"
+          + "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")) {
+        await("the initial state arrives, neither dropped nor held").atMost(WAIT)
+            .until(() -> watch.events().size() == 2);
+        assertThat(watch.summary()).containsExactly("ADDED web", "BOOKMARK ");
+        assertThat(drop.fired()).isZero();
+        assertThat(hold.held()).isZero();
+
+        cluster.create(configMap("dropped", Map.of()));
+        ConfigMap held = cluster.create(configMap("held", Map.of()));
+
+        assertThat(drop.fired()).isOne();
+        assertThat(hold.held()).isOne();
+        assertThat(cluster.watchFaults().deliveries()).extracting(d -> d.eventType() + " " + d.name() + " "
+            + d.outcome()).containsExactly("ADDED web DELIVERED", "BOOKMARK null DELIVERED", "ADDED dropped DROPPED",
+                "ADDED held HELD");
+        hold.release();
+        await("the held change arrives").atMost(WAIT).until(() -> watch.events().size() == 3);
+        assertThat(watch.events().get(2).path("object").path("metadata").path("resourceVersion").asText())
+            .isEqualTo(rv(held));
+      }
+    }
+  }
+
+  @Test
   void invalidArguments_failAtOnceWithTheFix() {
     try (FakeCluster cluster = FakeCluster.start()) {
       WatchFaults faults = cluster.watchFaults();

@@ -40,7 +40,8 @@ import org.assertj.core.api.AbstractAssert;
  * }</pre>
  *
  * <p>The convergence checks ({@link #reachesFixedPoint}, {@link #isIdempotent}, {@link
- * #hasNoHotLoop}, {@link #hasNoStatusChurn}, {@link #hasNoWriteChurn}, and {@link #quietFor} to
+ * #hasNoHotLoop}, {@link #hasNoStatusChurn}, {@link #hasNoWriteChurn}, {@link
+ * #hasNoGenerationChurn}, and {@link #quietFor} to
  * reach them with another quiet period) read the fake cluster's request journal too; {@link
  * ConvergenceAssert} explains them.
  *
@@ -538,6 +539,20 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    */
   public ControllerAssert hasNoWriteChurn(RequestJournal journal, int maxWrites) {
     convergence().hasNoWriteChurn(journal, maxWrites);
+    return myself;
+  }
+
+  /**
+   * Checks that the controller's own writes raised no object's {@code metadata.generation} more than
+   * {@code maxBumps} times in a row without an outside change; see {@link
+   * ConvergenceAssert#hasNoGenerationChurn}. Refuses {@link #within}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @param maxBumps the most generation bumps per object allowed
+   * @return this assertion
+   */
+  public ControllerAssert hasNoGenerationChurn(RequestJournal journal, int maxBumps) {
+    convergence().hasNoGenerationChurn(journal, maxBumps);
     return myself;
   }
 

@@ -2,6 +2,7 @@ package dev.ctk.assertions;
 
 import static dev.ctk.assertions.internal.StateFormat.count;
 
+import dev.ctk.assertions.internal.GenerationBumps;
 import dev.ctk.assertions.internal.OwnWrites;
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.ReconcileWindows;
@@ -29,8 +30,9 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * Whether a controller converges, read from its {@link ControllerView} and the fake cluster's {@link
  * RequestJournal}: it reaches a fixed point, one more reconcile of every key writes nothing, no key
- * is reconciled over and over by its own writes (a hot loop), and no object's status is rewritten
- * over and over (churn). Reach it from {@code assertThat(controller)}:
+ * is reconciled over and over by its own writes (a hot loop), and no object's status, spec or
+ * {@code metadata.generation} is rewritten over and over (churn). Reach it from {@code
+ * assertThat(controller)}:
  *
  * <pre>{@code
  * RequestJournal journal = harness.requests();
@@ -39,6 +41,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * assertThat(controller).isIdempotent(journal);
  * assertThat(controller).hasNoHotLoop(journal, 5);
  * assertThat(controller).hasNoStatusChurn(journal);
+ * assertThat(controller).hasNoGenerationChurn(journal, 1);
  * }</pre>
  *
  * <p><b>Own writes and outside changes.</b> A request is the controller's own when the server received
@@ -46,7 +49,9 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@code ControllerHarness.start} the real start and end of each reconcile are recorded, so this
  * holds on virtual time too; for other views the times of their reconcile records are used, which
  * must then be real time. An outside change is an event injected through {@code EventInjector}, or
- * any other write that succeeded and changed the store (the test's, another controller's).
+ * any other write that succeeded and changed the store (the test's, another controller's), to any
+ * object: an outside change anywhere ends every key's streak, so a test that keeps writing unrelated
+ * objects hides a loop.
  *
  * <p><b>Time.</b> {@link #within(Duration)} and {@link #quietFor(Duration)} are real time, measured
  * with Awaitility: they bound the wait, they assert nothing about speed.
@@ -117,6 +122,11 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
    * fine), and nothing changed during the quiet period (500ms unless {@link #quietFor} says
    * otherwise): no write in {@code journal} that changed the store, whoever wrote, and no injected
    * event. Under {@link #within} it waits until that holds.
+   *
+   * <p><b>Trap:</b> it cannot see an event the informer has not delivered yet. Right after a write,
+   * before the watch event reached the controller, the queue is empty too, and once the quiet
+   * period has passed the check holds. Wait for an effect of your last write first (an object the
+   * reconcile writes, or {@code hasReconciled(key)}), then check the fixed point.
    *
    * @param journal the fake cluster's journal ({@code harness.requests()})
    * @return this assertion
@@ -339,6 +349,43 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
   public ConvergenceAssert hasNoWriteChurn(RequestJournal journal, int maxWrites) {
     return checkChurn(journal, maxWrites, "hasNoWriteChurn", "write churn",
         "changing writes of an object", r -> true);
+  }
+
+  /**
+   * Checks that the controller's own writes raised no object's {@code metadata.generation} more than
+   * {@code maxBumps} times in a row without an outside change: a controller that rewrites a spec on
+   * every reconcile (a timestamp or counter in a pod template annotation, a field the server
+   * defaults written back without it, a list in another order) makes every workload controller
+   * downstream roll out again. Counts the writes whose {@link ApiRequestRecord#generation()} is
+   * higher than the last one recorded for the object (writes to its {@code status} or {@code scale}
+   * subresource included; a create is no bump). Kinds that keep no generation (ConfigMap, Secret,
+   * ...) are never counted: use {@link #hasNoWriteChurn} for them. Checks once, at once; refuses
+   * {@link #within}.
+   *
+   * @param journal the fake cluster's journal ({@code harness.requests()})
+   * @param maxBumps the most generation bumps per object allowed, at least 1
+   * @return this assertion
+   * @throws IllegalStateException if this assertion waits
+   */
+  public ConvergenceAssert hasNoGenerationChurn(RequestJournal journal, int maxBumps) {
+    isNotNull();
+    requireJournal(journal, "hasNoGenerationChurn");
+    requireAtLeastOne(maxBumps, "hasNoGenerationChurn", "maxBumps");
+    refuseWaiting("hasNoGenerationChurn(journal, " + maxBumps + ")");
+    List<ApiRequestRecord> records = journal.all();
+    GenerationBumps bumps = GenerationBumps.of(records);
+    List<ApiRequestRecord> run = Streaks.longestWriteRun(OwnWrites.of(actual), records,
+        bumps::raised, GenerationBumps::object);
+    if (run.size() > maxBumps) {
+      throw failed(expecting("to have no generation churn (at most " + count(maxBumps, "write")
+          + " raising an object's metadata.generation without an outside change)") + "but it "
+          + "raised the metadata.generation of " + GenerationBumps.object(run.get(0)) + " "
+          + count(run.size(), "time") + " without an outside change:\n" + writeLines(run, "  ")
+          + "Fix: compare the desired spec with the live object and write only what differs; "
+          + "keep changing values such as timestamps or counters out of the spec and the pod "
+          + "template.");
+    }
+    return myself;
   }
 
   private ConvergenceAssert checkChurn(RequestJournal journal, int maxWrites, String method,

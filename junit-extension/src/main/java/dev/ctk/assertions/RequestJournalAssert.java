@@ -202,7 +202,7 @@ public final class RequestJournalAssert extends AbstractAssert<RequestJournalAss
     RequestPattern lists = kind == null ? RequestPattern.verbs("list", "watch")
         : RequestPattern.verbs("list", "watch").kind(kind);
     List<ApiRequestRecord> found = matching(r -> r.kind() != null && lists.matches(r)
-        && r.labelSelector() == null && r.fieldSelector() == null);
+        && isBlank(r.labelSelector()) && isBlank(r.fieldSelector()));
     if (!found.isEmpty()) {
       throw failed(expecting("no list or watch" + (kind == null ? "" : " of " + kind)
           + " without a selector (neither labelSelector nor fieldSelector)")
@@ -212,6 +212,11 @@ public final class RequestJournalAssert extends AbstractAssert<RequestJournalAss
               + "or filteredOn(..)." : "."));
     }
     return myself;
+  }
+
+  /** An absent or empty selector ({@code labelSelector=} selects everything). */
+  private static boolean isBlank(String selector) {
+    return selector == null || selector.isBlank();
   }
 
   private RequestJournalAssert checkCount(String how, int count, RequestPattern pattern,

@@ -76,9 +76,11 @@
  *       times are exact (real time) for controllers started through {@code ControllerHarness.start};
  *       for other views they come from the view's own records, which must then be real time. The
  *       journal is bounded (10,000 entries) and so is the reconcile log: a very long history loses
- *       its start. {@code isIdempotent} works on ctk's {@code Controller} only, and the churn checks
- *       count writes, not what they changed (the journal does not say whether a write bumped
- *       {@code metadata.generation}).
+ *       its start. {@code isIdempotent} works on ctk's {@code Controller} only. The status and write
+ *       churn checks count changing writes, not what they changed; {@code hasNoGenerationChurn}
+ *       counts the writes that raised {@code metadata.generation} as the fake stored it, so it
+ *       sees nothing for kinds that keep no generation (ConfigMap, Secret, Pod, Service) and
+ *       cannot tell which field caused a bump.
  *   <li>Informer keys are compared as {@code "namespace/name"} text: a namespaced object looked up
  *       by {@code "name"} alone is not found.
  * </ul>

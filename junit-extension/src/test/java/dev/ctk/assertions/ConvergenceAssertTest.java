@@ -70,6 +70,7 @@ class ConvergenceAssertTest {
     Controller controller = harness.start(configMaps(client, "owner", ensureOwner(client)));
     RequestJournal journal = harness.requests();
     client.resource(configMap("web")).create();
+    assertThat(controller).within(ofSeconds(10)).hasReconciled("default/web");
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(journal);
     // WHEN
     AssertionError error = catchThrowableOfType(AssertionError.class,
@@ -144,6 +145,7 @@ class ConvergenceAssertTest {
     }));
     RequestJournal journal = harness.requests();
     client.resource(configMap("web")).create();
+    assertThat(controller).within(ofSeconds(10)).hasReconciled("default/web");
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(journal);
     // WHEN
     AssertionError error = catchThrowableOfType(AssertionError.class,

@@ -46,6 +46,7 @@ class ConvergenceHotLoopTest {
     RequestJournal journal = harness.requests();
     // WHEN
     client.resource(configMap("web")).create();
+    assertThat(controller).within(ofSeconds(10)).hasReconciled("default/web");
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(journal);
     // THEN
     assertThat(controller).hasReconcileCount("default/web", 2)
@@ -59,6 +60,7 @@ class ConvergenceHotLoopTest {
     Controller controller = harness.start(configMaps(client, "owner", ensureOwner(client)));
     RequestJournal journal = harness.requests();
     client.resource(configMap("web")).create();
+    assertThat(controller).within(ofSeconds(10)).hasReconciled("default/web");
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(journal);
     // WHEN the test changes the object three times, each once the controller settled
     for (int i = 1; i <= 3; i++) {
@@ -79,6 +81,7 @@ class ConvergenceHotLoopTest {
     Controller controller = harness.start(configMaps(client, "bumper", bumpRound(client, 12)));
     RequestJournal journal = harness.requests();
     client.resource(configMap("web")).create();
+    assertThat(controller).within(ofSeconds(10)).hasReconciled("default/web");
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(journal);
     // WHEN
     AssertionError error = catchThrowableOfType(AssertionError.class,
@@ -148,6 +151,7 @@ class ConvergenceHotLoopTest {
     Controller controller = harness.start(configMaps(client, "bumper", bumpRound(client, 12)));
     RequestJournal journal = harness.requests();
     client.resource(configMap("web")).create();
+    assertThat(controller).within(ofSeconds(10)).hasReconciled("default/web");
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(journal);
     // WHEN
     AssertionError error = catchThrowableOfType(AssertionError.class,

@@ -227,6 +227,26 @@ class RequestJournalAssertTest {
   }
 
   @Test
+  void should_fail_hasNoListWithoutSelector_for_an_empty_selector_which_selects_everything()
+      throws Exception {
+    // GIVEN a list whose labelSelector is present but empty
+    java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            cluster.url() + "/api/v1/namespaces/default/configmaps?labelSelector=")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    // WHEN
+    AssertionError error = catchThrowableOfType(AssertionError.class,
+        () -> assertThat(journal).hasNoListWithoutSelector("ConfigMap"));
+    // THEN
+    String listed = summaries(RequestPattern.list("ConfigMap"));
+    assertThat(listed).startsWith("  #1 list configmaps in default (labelSelector=) -> 200");
+    assertThat(error).hasMessage("\nExpecting no list or watch of ConfigMap without a selector "
+        + "(neither labelSelector nor fieldSelector)\nbut found 1:\n" + listed + "\nFix: give the "
+        + "informer or the list a label or field selector.");
+  }
+
+  @Test
   void should_not_count_injected_events() {
     // GIVEN an event injected through the EventInjector, which the journal records too
     cluster.events().add(new ConfigMapBuilder().withNewMetadata().withName("web")

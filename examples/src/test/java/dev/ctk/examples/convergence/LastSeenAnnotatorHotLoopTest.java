@@ -61,7 +61,9 @@ class LastSeenAnnotatorHotLoopTest {
         cm -> String.join(",", new java.util.TreeSet<>(cm.getData().keySet())), DATA_KEYS));
     // WHEN
     client.resource(configMap("web")).create();
-    // THEN
+    // THEN (first an effect of the write: a fixed point cannot see events not delivered yet)
+    await("default/web annotated").atMost(ofSeconds(5)).until(() -> client.configMaps().withName("web").get()
+        .getMetadata().getAnnotations() != null);
     assertThat(controller).within(ofSeconds(10)).reachesFixedPoint(harness.requests());
     assertThat(controller).isIdempotent(harness.requests());
     assertThat(controller).hasNoHotLoop(harness.requests(), 3);

@@ -1,5 +1,6 @@
 package dev.ctk.fake.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.ApiRequestRecord;
@@ -111,7 +112,8 @@ public final class FakeApiServer implements AutoCloseable {
   /**
    * Runs an {@link dev.ctk.fake.EventInjector} call and records it in the journal (client
    * {@link ApiRequestRecord#INJECTOR}): its sequence is taken before it runs, and it runs in one store transaction
-   * so that {@code changed} says exactly whether it committed a change.
+   * so that {@code changed} says exactly whether it committed a change, and the generation recorded is the one it
+   * left.
    *
    * @param method the injector method, e.g. {@code add} or {@code emitDeleted}
    * @param object the object it was given
@@ -123,12 +125,15 @@ public final class FakeApiServer implements AutoCloseable {
     Instant time = Instant.now();
     int code = 0;
     boolean changed = false;
+    Long[] generation = new Long[1];
     try {
       boolean[] moved = new boolean[1];
       T result = store.inTransaction(() -> {
         long before = store.resourceVersion();
         try {
-          return call.get();
+          T done = call.get();
+          generation[0] = storedGeneration(object);
+          return done;
         } finally {
           moved[0] = store.resourceVersion() != before;
         }
@@ -140,26 +145,49 @@ public final class FakeApiServer implements AutoCloseable {
       code = e.getCause() instanceof ApiError error ? error.code() : 400;
       throw e;
     } finally {
-      journal.add(new RequestJournal.Entry(injected(sequence, time, method, object, code, changed), "", "", "",
-          "injected"));
+      journal.add(new RequestJournal.Entry(injected(sequence, time, method, object, code, changed,
+          generation[0]), "", "", "", "injected"));
     }
   }
 
   private ApiRequestRecord injected(long sequence, Instant time, String method, ObjectNode object, int code,
-      boolean changed) {
-    String apiVersion = object.path("apiVersion").asText("");
+      boolean changed, Long generation) {
     String kind = object.path("kind").asText("");
-    ResourceType type = registry.byKind(apiVersion, kind).orElse(null);
-    String namespace = object.path("metadata").path("namespace").asText("");
-    if (type != null && !type.namespaced()) {
-      namespace = "";
-    } else if (type != null && namespace.isEmpty()) {
-      namespace = "default";
-    }
+    ResourceType type = typeOf(object);
+    String namespace = namespaceOf(object, type);
     String name = object.path("metadata").path("name").asText("");
     return new ApiRequestRecord(sequence, time, method, kind.isEmpty() ? null : kind,
         type == null ? null : type.plural(), namespace.isEmpty() ? null : namespace, name.isEmpty() ? null : name,
-        null, null, null, null, null, null, ApiRequestRecord.INJECTOR, code, changed, null);
+        null, null, null, null, null, null, ApiRequestRecord.INJECTOR, code, changed, null, generation);
+  }
+
+  private ResourceType typeOf(ObjectNode object) {
+    return registry.byKind(object.path("apiVersion").asText(""), object.path("kind").asText("")).orElse(null);
+  }
+
+  /** The namespace an injected object lands in: none for cluster-scoped kinds, {@code default} when unset. */
+  private static String namespaceOf(ObjectNode object, ResourceType type) {
+    String namespace = object.path("metadata").path("namespace").asText("");
+    if (type != null && !type.namespaced()) {
+      return "";
+    }
+    return type != null && namespace.isEmpty() ? "default" : namespace;
+  }
+
+  /** {@code metadata.generation} of the stored object an injected event names, or {@code null}. */
+  private Long storedGeneration(ObjectNode object) {
+    ResourceType type = typeOf(object);
+    String name = object.path("metadata").path("name").asText("");
+    if (type == null || name.isEmpty()) {
+      return null;
+    }
+    String namespace = namespaceOf(object, type);
+    String ns = namespace.isEmpty() ? null : namespace;
+    if (!store.exists(type, ns, name)) {
+      return null;
+    }
+    JsonNode generation = store.get(type, ns, name).path("metadata").path("generation");
+    return generation.isIntegralNumber() ? generation.asLong() : null;
   }
 
   /** {@code http://host:port}. */

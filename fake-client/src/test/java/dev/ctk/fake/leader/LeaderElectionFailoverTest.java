@@ -71,6 +71,27 @@ class LeaderElectionFailoverTest {
   }
 
   @Test
+  void the_standby_waits_for_the_lease_duration_the_killed_leader_wrote_not_its_own() {
+    LeaderElection first = instance("instance-1", Duration.ofSeconds(60), Duration.ofSeconds(45))
+        .start();
+    LeaderElection second = instance("instance-2").start(); // its own lease duration is 15s
+    Instant killedAt = time.now();
+
+    first.kill();
+    time.advance(Duration.ofSeconds(59));
+
+    assertThat(second.isLeader()).as("59s after the kill; the Lease says 60s").isFalse();
+    assertThat(second.leaseHolder()).contains("instance-1");
+
+    time.advance(RETRY);
+
+    assertThat(second.isLeader()).as("its retry at 60s").isTrue();
+    LeaseSpec spec = client.leases().inNamespace("default").withName(LEASE).get().getSpec();
+    assertThat(spec.getAcquireTime().toInstant()).isEqualTo(killedAt.plusSeconds(60));
+    assertThat(spec.getLeaseDurationSeconds()).isEqualTo(15);
+  }
+
+  @Test
   void a_graceful_close_hands_over_at_the_next_retry() {
     LeaderElection first = instance("instance-1").start();
     LeaderElection second = instance("instance-2").start();
@@ -96,12 +117,17 @@ class LeaderElectionFailoverTest {
   }
 
   private LeaderElection instance(String identity) {
+    return instance(identity, LEASE_DURATION, Duration.ofSeconds(10));
+  }
+
+  private LeaderElection instance(String identity, Duration leaseDuration,
+      Duration renewDeadline) {
     LeaderElection election = LeaderElection.builder(LEASE, "default")
         .withIdentity(identity)
         .withClient(client)
         .withTimeSource(time)
-        .withLeaseDuration(LEASE_DURATION)
-        .withRenewDeadline(Duration.ofSeconds(10))
+        .withLeaseDuration(leaseDuration)
+        .withRenewDeadline(renewDeadline)
         .withRetryPeriod(RETRY)
         .withController(() -> Controller.builder(identity)
             .watch(client.configMaps().inNamespace("default").runnableInformer(0),

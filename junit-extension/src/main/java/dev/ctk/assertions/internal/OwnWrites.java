@@ -40,12 +40,19 @@ public final class OwnWrites {
   public static OwnWrites of(ControllerView view) {
     Optional<ReconcileWindows> windows = ReconcileWindows.of(view);
     List<Reconcile> reconciles = new ArrayList<>();
-    for (ReconcileRecord record : view.reconcileLog()) {
-      ReconcileWindows.Window window = windows.flatMap(w -> w.window(record.sequence()))
-          .orElseGet(() -> new ReconcileWindows.Window(record.start(), record.end()));
-      reconciles.add(new Reconcile(record, window));
-    }
+    // the log first, then the running reconciles, then each window: a logged record whose window is not
+    // there yet had not seen its end listener when the running ones were read, so it is among them
+    List<ReconcileRecord> log = view.reconcileLog();
     List<Instant> running = windows.map(ReconcileWindows::runningSince).orElse(List.of());
+    for (ReconcileRecord record : log) {
+      if (windows.isPresent()) {
+        // tracked: only real windows; a record whose end was not seen yet is still running (its own
+        // times may be virtual and must not be compared with the journal's real times)
+        windows.get().window(record.sequence()).ifPresent(w -> reconciles.add(new Reconcile(record, w)));
+      } else {
+        reconciles.add(new Reconcile(record, new ReconcileWindows.Window(record.start(), record.end())));
+      }
+    }
     return new OwnWrites(List.copyOf(reconciles), List.copyOf(running));
   }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -77,13 +78,30 @@ public final class Streaks {
    */
   public static List<ApiRequestRecord> longestWriteRun(OwnWrites own,
       List<ApiRequestRecord> journal, Predicate<ApiRequestRecord> counted) {
+    return longestWriteRun(own, journal, counted, Streaks::object);
+  }
+
+  /**
+   * As {@link #longestWriteRun(OwnWrites, List, Predicate)}, with runs per object as {@code objectOf}
+   * names it (e.g. an object and its subresources together).
+   *
+   * @param own the attribution of writes
+   * @param journal the journal's records, in sequence order
+   * @param counted which of the controller's changing writes count
+   * @param objectOf the object a write belongs to
+   * @return the writes of the longest run; empty when none counted
+   */
+  public static List<ApiRequestRecord> longestWriteRun(OwnWrites own,
+      List<ApiRequestRecord> journal, Predicate<ApiRequestRecord> counted,
+      Function<ApiRequestRecord, String> objectOf) {
     Map<String, List<ApiRequestRecord>> runs = new LinkedHashMap<>();
     List<ApiRequestRecord> longest = List.of();
     for (ApiRequestRecord record : journal) {
       if (own.isOutsideChange(record)) {
         runs.clear();
       } else if (OwnWrites.isChangingWrite(record) && counted.test(record)) {
-        List<ApiRequestRecord> run = runs.computeIfAbsent(object(record), k -> new ArrayList<>());
+        List<ApiRequestRecord> run = runs.computeIfAbsent(objectOf.apply(record),
+            k -> new ArrayList<>());
         run.add(record);
         if (run.size() > longest.size()) {
           longest = List.copyOf(run);

@@ -30,14 +30,15 @@ public sealed interface FaultAction permits FaultAction.Respond, FaultAction.Del
   }
 
   /**
-   * Waits, then serves the request normally: the request is processed when the delay ends.
+   * Waits, then serves the request normally: the request is processed when the delay ends. The delay is real time
+   * (a Vert.x timer), whatever clock the cluster uses.
    *
    * @param delay how long, positive
    */
   record Delay(Duration delay) implements FaultAction {
     @Override
     public String description() {
-      return "delay " + text(delay);
+      return "delay " + DurationText.of(delay);
     }
   }
 
@@ -47,22 +48,5 @@ public sealed interface FaultAction permits FaultAction.Respond, FaultAction.Del
     public String description() {
       return "drop connection";
     }
-  }
-
-  /**
-   * A duration as people write it: {@code 250ms}, {@code 2s}, {@code 1500ms}, {@code 3m}.
-   *
-   * @param duration a non-negative duration
-   * @return the text
-   */
-  static String text(Duration duration) {
-    long millis = duration.toMillis();
-    if (millis % 60_000 == 0 && millis >= 60_000) {
-      return millis / 60_000 + "m";
-    }
-    if (millis % 1000 == 0 && millis > 0) {
-      return millis / 1000 + "s";
-    }
-    return millis + "ms";
   }
 }

@@ -3,18 +3,23 @@ package dev.ctk.fake.internal.fault;
 import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FaultFiring;
 import dev.ctk.fake.RequestPattern;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The fault rules of one fake API server, evaluated for every request that arrives over HTTP before it is served.
  *
- * <p>Rules are evaluated in the order they were installed, under one lock, so concurrent requests are counted in a
- * single order. Every rule whose pattern matches counts the request as one of its matching calls; the first rule
- * that fires on it wins and later rules do not fire on that request (they still count it). A rule without a
+ * <p>Rules are evaluated in the order they were installed. Patterns (user predicates included) are matched against
+ * a snapshot of the rules without any lock held, so a slow predicate delays only its own request; then, under one
+ * lock, the matching rules that are still installed count the request and fire, so concurrent requests are counted
+ * in a single order. Every rule whose pattern matches counts the request as one of its matching calls; the first
+ * rule that fires on it wins and later rules do not fire on that request (they still count it). A rule without a
  * probability draws nothing; one with a probability draws once per eligible call from its own seeded random
- * source, so the same sequence of matching requests gets the same firings.
+ * source, so the same sequence of matching requests gets the same firings. A rule installed while a request is
+ * being matched applies from the next request.
  */
 public final class FaultEngine {
 
@@ -27,7 +32,9 @@ public final class FaultEngine {
   final Object lock = new Object();
   private final long clusterSeed;
   private final List<InstalledRule> rules = new ArrayList<>();
-  private final List<FaultFiring> firings = new ArrayList<>();
+  /** {@link #rules}, published for matching without the lock; replaced (never changed) under the lock. */
+  private volatile List<InstalledRule> snapshot = List.of();
+  private final Deque<FaultFiring> firings = new ArrayDeque<>();
   private long installed;
 
   /**
@@ -66,6 +73,7 @@ public final class FaultEngine {
       InstalledRule rule = new InstalledRule(this, number, pattern,
           new FaultSchedule(onCall, times, probability, effectiveSeed, seed != null), action);
       rules.add(rule);
+      snapshot = List.copyOf(rules);
       return rule;
     }
   }
@@ -74,6 +82,7 @@ public final class FaultEngine {
     synchronized (lock) {
       rule.markRemoved();
       rules.remove(rule);
+      snapshot = List.copyOf(rules);
     }
   }
 
@@ -96,24 +105,37 @@ public final class FaultEngine {
     synchronized (lock) {
       rules.forEach(InstalledRule::markRemoved);
       rules.clear();
+      snapshot = List.of();
       firings.clear();
     }
   }
 
   /**
-   * Decides a request: counts it for every matching rule and returns the firing of the first rule that fires.
+   * Decides a request: matches it against the installed rules (without the lock: patterns may run user predicates),
+   * then, under the lock, counts it for every matching rule still installed and returns the firing of the first rule
+   * that fires.
    *
    * @param request the request as received (code 0, not yet answered)
    * @return the firing, or empty to serve the request normally
    */
   public Optional<Fired> decide(ApiRequestRecord request) {
-    synchronized (lock) {
-      if (rules.isEmpty()) {
-        return Optional.empty();
+    List<InstalledRule> current = snapshot;
+    if (current.isEmpty()) {
+      return Optional.empty();
+    }
+    List<InstalledRule> matching = new ArrayList<>();
+    for (InstalledRule rule : current) {
+      if (rule.pattern().matches(request)) {
+        matching.add(rule);
       }
+    }
+    if (matching.isEmpty()) {
+      return Optional.empty();
+    }
+    synchronized (lock) {
       Fired winner = null;
-      for (InstalledRule rule : rules) {
-        if (!rule.pattern().matches(request)) {
+      for (InstalledRule rule : matching) {
+        if (rule.removed()) {
           continue;
         }
         rule.countMatch();
@@ -121,9 +143,9 @@ public final class FaultEngine {
           FaultFiring firing = new FaultFiring(request.sequence(), request.time(), rule.describe(),
               request.describeRequest(), rule.action().description());
           rule.fired(firing);
-          firings.add(firing);
+          firings.addLast(firing);
           if (firings.size() > FIRING_LIMIT) {
-            firings.remove(0);
+            firings.removeFirst();
           }
           winner = new Fired(rule, firing);
         }

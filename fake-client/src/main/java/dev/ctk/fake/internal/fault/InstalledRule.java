@@ -2,15 +2,20 @@ package dev.ctk.fake.internal.fault;
 
 import dev.ctk.fake.FaultFiring;
 import dev.ctk.fake.RequestPattern;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 
 /**
  * One installed fault rule and its counters. Its state is guarded by the lock of the {@link FaultEngine} that
- * installed it.
+ * installed it. It counts every firing exactly but keeps only the last {@link #FIRING_LIMIT} of them, so a rule that
+ * fires until removed (or with a probability) on a long run holds bounded memory.
  */
 public final class InstalledRule {
+
+  /** How many firings {@link #firings()} keeps: the newest. */
+  public static final int FIRING_LIMIT = 1_000;
 
   private final FaultEngine engine;
   private final long number;
@@ -18,7 +23,8 @@ public final class InstalledRule {
   private final FaultSchedule schedule;
   private final FaultAction action;
   private final Random random;
-  private final List<FaultFiring> firings = new ArrayList<>();
+  private final Deque<FaultFiring> firings = new ArrayDeque<>();
+  private long fired;
   private long matched;
   private boolean removed;
 
@@ -52,10 +58,17 @@ public final class InstalledRule {
     engine.remove(this);
   }
 
-  /** Its firings so far, oldest first. */
+  /** Its last firings (at most {@link #FIRING_LIMIT}), oldest first. */
   public List<FaultFiring> firings() {
     synchronized (engine.lock) {
       return List.copyOf(firings);
+    }
+  }
+
+  /** How many times it fired, all of them (not only those {@link #firings()} keeps). */
+  public long firedCount() {
+    synchronized (engine.lock) {
+      return fired;
     }
   }
 
@@ -69,7 +82,7 @@ public final class InstalledRule {
   /** Whether it has fired as often as its schedule allows. */
   public boolean isExhausted() {
     synchronized (engine.lock) {
-      return schedule.times() > 0 && firings.size() >= schedule.times();
+      return schedule.times() > 0 && fired >= schedule.times();
     }
   }
 
@@ -109,7 +122,7 @@ public final class InstalledRule {
     if (matched < schedule.onCall()) {
       return false;
     }
-    if (schedule.times() > 0 && firings.size() >= schedule.times()) {
+    if (schedule.times() > 0 && fired >= schedule.times()) {
       return false;
     }
     if (schedule.probability() >= 1) {
@@ -119,7 +132,15 @@ public final class InstalledRule {
   }
 
   void fired(FaultFiring firing) {
-    firings.add(firing);
+    fired++;
+    firings.addLast(firing);
+    if (firings.size() > FIRING_LIMIT) {
+      firings.removeFirst();
+    }
+  }
+
+  boolean removed() {
+    return removed;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.ctk.fake.internal.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * (POST, PUT, PATCH, DELETE) is handled entirely inside one store transaction, so the store's resourceVersion
  * before and after it tells exactly whether this request committed a change: no other request can commit in
  * between (the store lock is held), and every commit the request causes (garbage collection, namespace
- * finalization, admission included) happens inside it.
+ * finalization, admission included) happens inside it. Inside the same transaction it reads the written object's
+ * {@code metadata.generation} back from the store, for the journal.
  */
 final class ApiDispatcher {
 
@@ -31,8 +33,10 @@ final class ApiDispatcher {
    * @param response what to send
    * @param changed whether the request committed a change to the store
    * @param transport {@code http} or {@code websocket-watch}
+   * @param generation {@code metadata.generation} of the object a successful write left in the store, or
+   *     {@code null} (reads, failures, removed objects, collections, kinds without generation)
    */
-  record Answer(MockResponse response, boolean changed, String transport) {
+  record Answer(MockResponse response, boolean changed, String transport, Long generation) {
   }
 
   private final Vertx vertx;
@@ -54,8 +58,49 @@ final class ApiDispatcher {
     return store.inTransaction(() -> {
       long before = store.resourceVersion();
       Answer answer = answer(request);
-      return new Answer(answer.response(), store.resourceVersion() != before, answer.transport());
+      return new Answer(answer.response(), store.resourceVersion() != before, answer.transport(),
+          storedGeneration(request, answer.response()));
     });
+  }
+
+  /**
+   * The generation of the object a successful write names (by its path, or for a create by the name in the
+   * answer), as the store holds it now; {@code null} when the write failed, the object is not there (removed, a
+   * dry-run create) or it has no generation.
+   */
+  private Long storedGeneration(ApiRequest request, MockResponse response) {
+    if (response.code() < 200 || response.code() >= 300) {
+      return null;
+    }
+    Optional<ResourcePath> path = ResourcePath.parse(request.path());
+    if (path.isEmpty()) {
+      return null;
+    }
+    ResolvedResource r;
+    try {
+      r = ResolvedResource.resolve(path.get(), store.registry());
+    } catch (ApiError e) {
+      return null;
+    }
+    String name = r.name() != null ? r.name() : "POST".equals(request.method()) ? createdName(response) : null;
+    if (name == null || !store.exists(r.type(), r.namespace(), name)) {
+      return null;
+    }
+    JsonNode generation = store.get(r.type(), r.namespace(), name).path("metadata").path("generation");
+    return generation.isIntegralNumber() ? generation.asLong() : null;
+  }
+
+  /** {@code metadata.name} of the object a create answered with, or {@code null}. */
+  private static String createdName(MockResponse response) {
+    if (response.getBody() == null || response.getBody().size() == 0) {
+      return null;
+    }
+    try {
+      JsonNode name = JsonCodec.JSON.readTree(response.getBody().getBytes()).path("metadata").path("name");
+      return name.isTextual() ? name.asText() : null;
+    } catch (java.io.IOException e) {
+      return null;
+    }
   }
 
   private Answer answer(ApiRequest request) {
@@ -79,7 +124,7 @@ final class ApiDispatcher {
       LOG.warn("ctk fake API server failed on {}", request, e);
       response = JsonCodec.respond(ApiError.internal(e.toString()));
     }
-    return new Answer(response, false, transport);
+    return new Answer(response, false, transport, null);
   }
 
   private MockResponse route(ApiRequest request) {

@@ -103,9 +103,9 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
   }
 
   /**
-   * The journal record of this request as received, before it is answered (code 0, not changed, no fault): the
-   * verb as kube derives it, the resource from the path, the patch type from the content type, the body's
-   * resourceVersion for updates and patches, the client from {@code User-Agent}.
+   * The journal record of this request as received, before it is answered (code 0, not changed, no fault, no
+   * generation): the verb as kube derives it, the resource from the path, the patch type from the content type,
+   * the body's resourceVersion for updates and patches, the client from {@code User-Agent}.
    */
   public ApiRequestRecord describe(long sequence, Instant time, ResourceRegistry registry) {
     Optional<ResourcePath> parsed = ResourcePath.parse(path);
@@ -128,7 +128,7 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
         verb.equals("patch") ? patchType() : null, param("fieldManager"),
         selects ? param("labelSelector") : null, selects ? param("fieldSelector") : null,
         verb.equals("update") || verb.equals("patch") ? bodyResourceVersion() : null,
-        header("user-agent"), 0, false, null);
+        header("user-agent"), 0, false, null, null);
   }
 
   /** What an error answer for this request names: its resource and object. */

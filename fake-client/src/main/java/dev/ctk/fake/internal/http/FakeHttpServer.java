@@ -214,7 +214,8 @@ public final class FakeHttpServer implements AutoCloseable {
     }
     ApiDispatcher.Answer answer = dispatcher.dispatch(api);
     MockResponse response = answer.response();
-    journal.record(api, pending, response.code(), answer.changed(), fault, answer.transport());
+    journal.record(api, pending, response.code(), answer.changed(), fault, answer.generation(),
+        answer.transport());
     if (response.getWebSocketListener() != null) {
       RecordedRequest recorded = new RecordedRequest(request.version().alpnName().toUpperCase(Locale.ROOT),
           io.fabric8.mockwebserver.dsl.HttpMethod.fromVertx(request.method()), request.uri(),

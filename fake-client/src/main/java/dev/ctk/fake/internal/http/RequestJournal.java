@@ -67,11 +67,17 @@ public final class RequestJournal {
     return limit;
   }
 
-  /** Records an answered request. */
+  /** Records an answered request that stored no object (a read, a failure, a fault's answer). */
   void record(ApiRequest request, ApiRequestRecord pending, int code, boolean changed, String fault,
       String transport) {
-    add(new Entry(answered(pending, code, changed, fault), request.method(), request.path(), query(request.query()),
-        transport));
+    record(request, pending, code, changed, fault, null, transport);
+  }
+
+  /** Records an answered request, with the generation of the object it wrote ({@code null} when none). */
+  void record(ApiRequest request, ApiRequestRecord pending, int code, boolean changed, String fault,
+      Long generation, String transport) {
+    add(new Entry(answered(pending, code, changed, fault, generation), request.method(), request.path(),
+        query(request.query()), transport));
   }
 
   /** Adds an entry (kept in sequence order; the oldest is dropped beyond the limit). */
@@ -116,11 +122,12 @@ public final class RequestJournal {
     }
   }
 
-  /** The record with its answer filled in. */
-  public static ApiRequestRecord answered(ApiRequestRecord r, int code, boolean changed, String fault) {
+  /** The record with its answer filled in: code, whether it changed the store, fault, stored generation. */
+  public static ApiRequestRecord answered(ApiRequestRecord r, int code, boolean changed, String fault,
+      Long generation) {
     return new ApiRequestRecord(r.sequence(), r.time(), r.verb(), r.kind(), r.resource(), r.namespace(), r.name(),
         r.subresource(), r.patchType(), r.fieldManager(), r.labelSelector(), r.fieldSelector(),
-        r.bodyResourceVersion(), r.client(), code, changed, fault);
+        r.bodyResourceVersion(), r.client(), code, changed, fault, generation);
   }
 
   private static String query(Map<String, List<String>> query) {

@@ -1,16 +1,20 @@
 package dev.ctk.fake.internal.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.WatchDelivery;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
-/** The last {@code limit} watch deliveries and fault firings, oldest first. Thread-safe and never blocks long. */
+/**
+ * The last {@code limit} watch deliveries and fault firings, oldest first, as the public {@link WatchDelivery} entries
+ * that {@code WatchFaults.deliveries()} returns. Thread-safe and never blocks long.
+ */
 public final class DeliveryLog {
 
   private final int limit;
-  private final Deque<DeliveryRecord> records = new ArrayDeque<>();
+  private final Deque<WatchDelivery> records = new ArrayDeque<>();
 
   /**
    * Creates a log.
@@ -24,21 +28,14 @@ public final class DeliveryLog {
     this.limit = limit;
   }
 
-  /** Records one event: reads namespace, name and resourceVersion from the object, nothing else. */
-  void record(Watch watch, String eventType, JsonNode object, DeliveryRecord.Outcome outcome, String detail) {
-    JsonNode metadata = object == null ? null : object.get("metadata");
-    add(new DeliveryRecord(Instant.now(), watch.id(), watch.identityText(), eventType, text(metadata, "namespace"),
-        text(metadata, "name"), text(metadata, "resourceVersion"), outcome, detail));
-  }
-
   /** Records one event whose parts were read before. */
   void record(Watch watch, String eventType, String namespace, String name, String resourceVersion,
-      DeliveryRecord.Outcome outcome, String detail) {
-    add(new DeliveryRecord(Instant.now(), watch.id(), watch.identityText(), eventType, namespace, name,
+      WatchDelivery.Outcome outcome, String detail) {
+    add(new WatchDelivery(Instant.now(), watch.id(), watch.identityText(), eventType, namespace, name,
         resourceVersion, outcome, detail));
   }
 
-  private void add(DeliveryRecord record) {
+  private void add(WatchDelivery record) {
     synchronized (records) {
       records.addLast(record);
       if (records.size() > limit) {
@@ -48,7 +45,7 @@ public final class DeliveryLog {
   }
 
   /** A copy of the records, oldest first. */
-  public List<DeliveryRecord> records() {
+  public List<WatchDelivery> records() {
     synchronized (records) {
       return List.copyOf(records);
     }

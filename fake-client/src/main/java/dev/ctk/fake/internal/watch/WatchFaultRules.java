@@ -132,11 +132,22 @@ public final class WatchFaultRules {
 
   /** Attaches the active rules that select a newly opened watch. Caller holds the store lock. */
   void attach(Watch watch) {
+    rules.removeIf(r -> !r.active());
     for (WatchFaultRule rule : rules) {
       if (rule.active() && rule.selects(watch.identity())) {
         watch.outbox().attach(rule);
       }
     }
+  }
+
+  /** Forgets a rule that ended by itself (a counted rule used up); its watches forget it on their next event. */
+  void forget(WatchFaultRule rule) {
+    rules.remove(rule);
+  }
+
+  /** Every rule kept, ended ones not yet forgotten included, oldest first. */
+  List<WatchFaultRule> kept() {
+    return List.copyOf(rules);
   }
 
   /** The timer delayed events wait on: one daemon thread. */

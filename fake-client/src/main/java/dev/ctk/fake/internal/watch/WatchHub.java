@@ -24,7 +24,8 @@ import java.util.function.UnaryOperator;
  * relist.
  *
  * <p>The hub also holds the watch fault rules and the delivery log ({@link #faults()}): every event a watch sends
- * passes its {@link WatchOutbox}.
+ * passes its {@link WatchOutbox}. The initial ADDED events of a watch opened without a resourceVersion (and the
+ * initial-events-end BOOKMARK) are sent before the rules attach, so rules never touch the initial state.
  */
 public final class WatchHub {
 
@@ -101,7 +102,9 @@ public final class WatchHub {
 
   private Watch openWithInitialState(WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view,
       WatchSink sink, Collection<ObjectNode> current, ObjectNode initialEventsEnd) {
-    Watch watch = register(filter, identity, view, sink);
+    // the initial state is not an event stream: it reaches the client untouched by fault rules (as a LIST does),
+    // and the rules apply from the first change after it
+    Watch watch = register(filter, identity, view, sink, false);
     for (ObjectNode object : current) {
       if (filter.matches(object)) {
         watch.send(WatchEvent.ADDED, object);
@@ -109,6 +112,9 @@ public final class WatchHub {
     }
     if (initialEventsEnd != null) {
       watch.send(WatchEvent.BOOKMARK, initialEventsEnd);
+    }
+    if (!watch.isClosed()) {
+      faults.attach(watch);
     }
     return watch;
   }
@@ -148,7 +154,7 @@ public final class WatchHub {
       return refused(filter, identity, view, sink, ApiError.tooLargeResourceVersion(resourceVersion,
           currentResourceVersion));
     }
-    Watch watch = register(filter, identity, view, sink);
+    Watch watch = register(filter, identity, view, sink, true);
     for (WatchEvent event : history) {
       if (event.resourceVersion() > resourceVersion) {
         watch.offer(event);
@@ -224,9 +230,9 @@ public final class WatchHub {
     return shutDown;
   }
 
-  /** Registers a watch and attaches the active fault rules that select it (before any event is sent). */
+  /** Registers a watch and, when {@code attachRules}, attaches the active fault rules that select it now. */
   private Watch register(WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view,
-      WatchSink sink) {
+      WatchSink sink, boolean attachRules) {
     Watch watch = new Watch(ids.incrementAndGet(), filter, identity, view, sink, faults);
     if (shutDown) {
       watch.close();
@@ -234,7 +240,9 @@ public final class WatchHub {
     }
     watch.onClose(watches::remove);
     watches.add(watch);
-    faults.attach(watch);
+    if (attachRules) {
+      faults.attach(watch);
+    }
     return watch;
   }
 

@@ -1,7 +1,7 @@
 package dev.ctk.fake.internal.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ctk.fake.internal.watch.DeliveryRecord.Outcome;
+import dev.ctk.fake.WatchDelivery.Outcome;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -85,6 +85,7 @@ final class WatchOutbox {
     if (closed) {
       return;
     }
+    forgetEnded();
     List<WatchFaultRule> active = rules;
     if (active.isEmpty() && queue.isEmpty() && window.isEmpty()) {
       JsonNode metadata = object.get("metadata");
@@ -103,6 +104,7 @@ final class WatchOutbox {
       WatchFaultRule drop = fire(active, WatchFaultRule.Kind.DROP);
       if (drop != null) {
         record(entry, Outcome.DROPPED, drop.description());
+        forgetEnded();
         return;
       }
     }
@@ -115,6 +117,24 @@ final class WatchOutbox {
       place(copy, active, true);
       drain();
     }
+    forgetEnded();
+  }
+
+  /**
+   * Forgets the rules that ended without a {@link #detach} (counted rules used up, on this watch or another), so
+   * that a watch whose rules are all used up takes the direct path again; the hub's rule list forgets them too.
+   */
+  private void forgetEnded() {
+    boolean ended = false;
+    for (WatchFaultRule rule : rules) {
+      if (!rule.active()) {
+        faults.forget(rule);
+        ended = true;
+      }
+    }
+    if (ended) {
+      detach(null);
+    }
   }
 
   /** A rule that selects this watch became active. */
@@ -125,8 +145,9 @@ final class WatchOutbox {
   }
 
   /**
-   * A rule ended (removed, released or used up): forget it, deliver a partly filled reorder window in commit order
-   * when no reorder rule remains, and send what is no longer held.
+   * A rule ended (removed, released or used up): forget it (and every other rule that is no longer active; with
+   * {@code null}, only those), deliver a partly filled reorder window in commit order when no reorder rule remains,
+   * and send what is no longer held.
    */
   synchronized void detach(WatchFaultRule rule) {
     List<WatchFaultRule> next = new ArrayList<>();
@@ -140,6 +161,11 @@ final class WatchOutbox {
       flushWindow(false, null);
     }
     drain();
+  }
+
+  /** The rules this outbox applies, ended ones it has not forgotten yet included. */
+  synchronized List<WatchFaultRule> attached() {
+    return rules;
   }
 
   /** How many events waiting here a hold holds. */

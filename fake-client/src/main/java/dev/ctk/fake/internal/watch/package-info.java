@@ -9,7 +9,9 @@
  * {@link dev.ctk.fake.internal.watch.WatchOutbox}, which applies the fault rules that select the watch (drop,
  * duplicate, reorder, delay, hold, in that order) and records the outcome in the bounded
  * {@link dev.ctk.fake.internal.watch.DeliveryLog}. With no rule the event goes straight to the sink (one record, no
- * extra serialization). Close and expire act on open watches under the store lock.
+ * extra serialization); rules never act on a watch's initial state (its initial ADDED events and
+ * initial-events-end BOOKMARK are sent before the rules attach), and a counted rule that is used up is forgotten by
+ * each watch on its next event. Close and expire act on open watches under the store lock.
  *
  * <p>Limits: bookmarks carry only kind, apiVersion and resourceVersion (kube serializes an empty object of the kind,
  * so built-in kinds there also show their empty {@code spec}/{@code status} and {@code creationTimestamp: null}); the
