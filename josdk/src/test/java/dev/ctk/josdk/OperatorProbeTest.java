@@ -3,6 +3,7 @@ package dev.ctk.josdk;
 import static dev.ctk.assertions.ControllerAssertions.assertThat;
 import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.controller.ControllerView;
@@ -153,6 +154,9 @@ class OperatorProbeTest {
     // THEN the probe records, and the user's Metrics saw the same processing
     assertThat(wrapping.controller("widgets")).within(ofSeconds(10))
         .hasReconciledSuccessfully("default/a");
+    // JOSDK calls reconciliationFinished after reconciliationSucceeded, on its executor thread
+    await("the wrapped Metrics to see reconciliationFinished a").atMost(ofSeconds(10))
+        .until(() -> own.calls.contains("reconciliationFinished a"));
     assertThat(own.calls).containsSubsequence("controllerRegistered widgets",
         "eventReceived", "reconciliationSubmitted a", "reconciliationStarted a",
         "timeControllerExecution reconcile a", "reconciliationSucceeded a",

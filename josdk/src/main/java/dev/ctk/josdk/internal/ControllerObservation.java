@@ -104,6 +104,12 @@ public final class ControllerObservation {
    */
   public synchronized void eventReceived(ResourceID id) {
     ObjectKey key = keyOf(id);
+    if (!primaryCached(id)) {
+      // JOSDK drops an event whose primary resource is not in its cache (e.g. a dependent deleted by the
+      // garbage collector after the primary's cleanup), or cleans up (a DELETED primary, reported by
+      // cleanupDone): either way nothing is queued
+      return;
+    }
     eventSinceSubmit.add(key);
     if (!instantReschedules.remove(key)) {
       probe.added(key);
@@ -270,6 +276,15 @@ public final class ControllerObservation {
     instantReschedules.remove(key);
     attempts.remove(key);
     probe.removed(key);
+  }
+
+  /** Whether JOSDK's cache of primary resources holds the resource (JOSDK reconciles only what it holds). */
+  private boolean primaryCached(ResourceID id) {
+    try {
+      return controller.getEventSourceManager().getControllerEventSource().get(id).isPresent();
+    } catch (RuntimeException e) {
+      return true; // not readable (e.g. stopping): count the event as JOSDK received it
+    }
   }
 
   private boolean addsFinalizerOnly(HasMetadata resource) {
