@@ -1,0 +1,101 @@
+package dev.ctk.benchmarks;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Cost per operation against the number of objects already stored: is anything on the hot path a scan of the
+ * store? The server is loaded with {@code stored} ConfigMaps in the client's namespace before the trial (not
+ * timed); each operation leaves the count unchanged.
+ *
+ * <ul>
+ *   <li>{@link #createThenDelete}: CREATE a ConfigMap, then DELETE it (two requests; one score for the pair).
+ *   <li>{@link #getByName}: GET one stored ConfigMap by name (a different one each time, round robin).
+ * </ul>
+ *
+ * <p>The parameter {@code targetAndStored} pairs a {@link Target} with a count, {@code TARGET/count}: fabric8's
+ * mock is loaded through its HTTP API and its create cost grows with the store, so loading 100,000 objects into it
+ * does not finish in reasonable time and that pair is not in the default list (add it with
+ * {@code -p targetAndStored=FABRIC8_CRUD_MOCK/100000} to try).
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar StoredObjectsBenchmark -p targetAndStored=CTK_FAKE/100000
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+public class StoredObjectsBenchmark {
+
+  /** {@code TARGET/stored}, e.g. {@code CTK_FAKE/100000}. */
+  @Param({"CTK_FAKE/1000", "CTK_FAKE/10000", "CTK_FAKE/100000", "FABRIC8_CRUD_MOCK/1000",
+      "FABRIC8_CRUD_MOCK/10000"})
+  public String targetAndStored;
+
+  private ClusterUnderTest cluster;
+  private int stored;
+  private int next;
+
+  /** Starts the server and stores the ConfigMaps (not timed). */
+  @Setup(Level.Trial)
+  public void load() {
+    String[] parts = targetAndStored.split("/", 2);
+    if (parts.length != 2) {
+      throw new IllegalArgumentException("Parameter targetAndStored must be TARGET/count, e.g. CTK_FAKE/1000, "
+          + "but was \"" + targetAndStored + "\".");
+    }
+    Target target = Target.valueOf(parts[0]);
+    stored = Integer.parseInt(parts[1]);
+    cluster = target.start();
+    for (int i = 1; i <= stored; i++) {
+      cluster.store(ConfigMaps.numbered(i));
+    }
+  }
+
+  /** Stops the server. */
+  @TearDown(Level.Trial)
+  public void stop() {
+    cluster.close();
+  }
+
+  /**
+   * Create one ConfigMap and delete it again.
+   *
+   * @return the created ConfigMap
+   */
+  @Benchmark
+  public ConfigMap createThenDelete() {
+    ConfigMap created = cluster.client().configMaps().resource(ConfigMaps.named("transient", 0)).create();
+    cluster.client().configMaps().withName("transient").delete();
+    return created;
+  }
+
+  /**
+   * Get one stored ConfigMap.
+   *
+   * @return it
+   */
+  @Benchmark
+  public ConfigMap getByName() {
+    next = next % stored + 1;
+    return cluster.client().configMaps().withName(ConfigMaps.name(next)).get();
+  }
+}

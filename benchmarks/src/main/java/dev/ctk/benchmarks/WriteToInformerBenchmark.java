@@ -1,0 +1,141 @@
+package dev.ctk.benchmarks;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Benchmark 2, write to informer: sequential ConfigMap creates through the client, each awaited until a synced
+ * ConfigMap informer's handler has seen its ADDED event, in runs of {@code n} creates on a fresh server.
+ *
+ * <ul>
+ *   <li>{@link #createSeenByInformer} (SampleTime): the latency of one create-and-see, sampled over runs of
+ *       {@code n} creates; a fresh server and informer replace the old one after every {@code n}-th create,
+ *       outside the timed region. JMH prints p50/p99 and the mean; ops/s = 1000 / mean(ms).
+ *   <li>{@link #nCreatesSeenByInformer} (SingleShotTime): the wall time of all {@code n} creates on a fresh
+ *       server (started and synced outside the timed region); ops/s = n / score(s).
+ * </ul>
+ *
+ * <p>{@code n = 10000} on fabric8's CRUD mock takes minutes per shot (its create cost grows with the stored
+ * objects); select one with {@code -p n=1000}.
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar WriteToInformerBenchmark -p n=1000
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+public class WriteToInformerBenchmark {
+
+  /** The cycling state of {@link #createSeenByInformer}. */
+  @State(Scope.Thread)
+  public static class Cycling {
+
+    /** Which server. */
+    @Param({"CTK_FAKE", "FABRIC8_CRUD_MOCK"})
+    public Target target;
+
+    /** Creates per fresh server. */
+    @Param({"1000", "10000"})
+    public int n;
+
+    private InformedCluster cluster;
+    private int created;
+
+    /** Starts the first server. */
+    @Setup(Level.Trial)
+    public void start() {
+      cluster = InformedCluster.start(target, 1);
+    }
+
+    /** After every n-th create, a fresh server (not timed). */
+    @Setup(Level.Invocation)
+    public void freshServerEveryN() {
+      if (created == n) {
+        cluster.close();
+        cluster = InformedCluster.start(target, 1);
+        created = 0;
+      }
+    }
+
+    /** Stops the server. */
+    @TearDown(Level.Trial)
+    public void stop() {
+      cluster.close();
+    }
+  }
+
+  /** The per-shot state of {@link #nCreatesSeenByInformer}. */
+  @State(Scope.Thread)
+  public static class PerShot {
+
+    /** Which server. */
+    @Param({"CTK_FAKE", "FABRIC8_CRUD_MOCK"})
+    public Target target;
+
+    /** Creates per shot. */
+    @Param({"1000", "10000"})
+    public int n;
+
+    private InformedCluster cluster;
+
+    /** A fresh server and synced informer per shot (not timed). */
+    @Setup(Level.Invocation)
+    public void start() {
+      cluster = InformedCluster.start(target, 1);
+    }
+
+    /** Stops it (not timed). */
+    @TearDown(Level.Invocation)
+    public void stop() {
+      cluster.close();
+    }
+  }
+
+  /**
+   * One create, awaited until the informer saw it.
+   *
+   * @param state the server
+   * @return the created ConfigMap
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.SampleTime)
+  @Warmup(iterations = 3, time = 5)
+  @Measurement(iterations = 5, time = 10)
+  public ConfigMap createSeenByInformer(Cycling state) {
+    return state.cluster.createAndAwait(++state.created);
+  }
+
+  /**
+   * {@code n} creates, each awaited until the informer saw it.
+   *
+   * @param state the server
+   * @return the last created ConfigMap
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.SingleShotTime)
+  @OutputTimeUnit(TimeUnit.SECONDS)
+  @Warmup(iterations = 1)
+  @Measurement(iterations = 3)
+  public ConfigMap nCreatesSeenByInformer(PerShot state) {
+    ConfigMap last = null;
+    for (int i = 1; i <= state.n; i++) {
+      last = state.cluster.createAndAwait(i);
+    }
+    return last;
+  }
+}

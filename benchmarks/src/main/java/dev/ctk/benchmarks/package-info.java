@@ -1,0 +1,28 @@
+/**
+ * JMH benchmarks that put ctk's fake API server, fabric8's {@code KubernetesMockServer} in CRUD mode and, where one
+ * can run, a real kube-apiserver (local binaries or containers) through the same work with the same fabric8 client:
+ * per-test setup, write to informer, LIST and watch fan-out, a whole controller test, envtest cold start and reuse,
+ * cost per operation against stored objects, and heap per 10,000 ConfigMaps. {@code BENCHMARKS.md} at the top of
+ * the repository says how to run them and holds the table.
+ *
+ * <pre>{@code
+ * ./mvnw -B -pl benchmarks -am package -DskipTests
+ * java -jar benchmarks/target/benchmarks.jar
+ * }</pre>
+ *
+ * <p>What this package does not do:
+ * <ul>
+ *   <li>It asserts no timing and has no tests: the reactor build compiles it and packages the jar, nothing more.
+ *   <li>Its servers all run in the benchmark's JVM, on the same cores as the client; a real kube-apiserver runs
+ *       beside it as child processes or containers. No figure here is a remote cluster's.
+ *   <li>Benchmark 4 uses its own small controller of the nginx example's shape, not the example itself (the
+ *       examples module is not a dependency: it would bring the Java Operator SDK and the Kubernetes Java client).
+ *   <li>ctk's fake is reached over HTTP only; an in-process transport does not exist yet (issue 7).
+ *   <li>fabric8's mock is not loaded with 100,000 objects by default: at its create cost that load does not finish
+ *       in reasonable time.
+ *   <li>The container variant never pulls images: it runs only with {@code ctk.container.local-image}.
+ * </ul>
+ *
+ * @since 0.1.0
+ */
+package dev.ctk.benchmarks;
