@@ -1,7 +1,6 @@
 package dev.ctk.fake;
 
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -167,16 +166,6 @@ public record ApiRequestRecord(long sequence, Instant time, String verb, String 
       details.append(", ");
     }
     details.append(part);
-  }
-
-  /**
-   * Lower-cases a verb the way records store it.
-   *
-   * @param verb a verb in any case
-   * @return the verb in lower case
-   */
-  static String normalVerb(String verb) {
-    return verb.toLowerCase(Locale.ROOT);
   }
 
   @Override
