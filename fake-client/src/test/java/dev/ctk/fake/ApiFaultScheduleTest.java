@@ -237,6 +237,25 @@ class ApiFaultScheduleTest {
   }
 
   @Test
+  void rulesMatchFieldManagerAndPatchType() {
+    // GIVEN a 409 for server-side applies of ConfigMaps by the field manager "ctk-a" only
+    cluster.faults().when(RequestPattern.patch("ConfigMap").fieldManager("ctk-a").patchType("apply"))
+        .answer(ApiFault.conflict());
+    io.fabric8.kubernetes.api.model.ConfigMap web = new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+        .withNewMetadata().withName("web").withNamespace("default").endMetadata()
+        .addToData("k", "v").build();
+    // WHEN / THEN the other field manager applies; "ctk-a" is refused with 409
+    cluster.client().resource(web).fieldManager("ctk-b").forceConflicts().serverSideApply();
+    assertThatThrownBy(() -> cluster.client().resource(web).fieldManager("ctk-a").forceConflicts()
+        .serverSideApply())
+        .isInstanceOfSatisfying(io.fabric8.kubernetes.client.KubernetesClientException.class,
+            e -> assertThat(e.getCode()).isEqualTo(409));
+    assertThat(cluster.faults().firings()).singleElement()
+        .satisfies(f -> assertThat(f.request()).contains("patch configmaps default/web")
+            .contains("apply, fieldManager=ctk-a"));
+  }
+
+  @Test
   void invalidArguments_failAtOnce_withMessages() {
     ApiFaults faults = cluster.faults();
     assertThatThrownBy(() -> faults.when(null)).isInstanceOf(NullPointerException.class)
