@@ -1,6 +1,7 @@
 package dev.ctk.clientjava;
 
 import dev.ctk.junit.ControllerHarness;
+import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.client.Config;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -57,7 +58,9 @@ public final class ApiClients {
 
   /**
    * An {@code ApiClient} for the cluster of a test: the one {@code harness.client()} talks to, with
-   * its credentials. In fake mode that is {@code http://127.0.0.1:<port>} without credentials; in
+   * its credentials. In fake mode that is the fake's HTTP listener, {@code http://127.0.0.1:<port>}
+   * without credentials (started on this call: {@code harness.client()} itself talks to the fake
+   * in-process, which a Kubernetes Java client cannot); in
    * envtest and container mode the API server's TLS address, its CA certificate and the admin token.
    *
    * @param harness the test's harness
@@ -66,6 +69,11 @@ public final class ApiClients {
    */
   public static ApiClient forHarness(ControllerHarness harness) {
     Objects.requireNonNull(harness, "ApiClients.forHarness: harness is null");
+    if (harness.mode() == Mode.FAKE) {
+      // harness.client() reaches the fake in-process (its master URL is a placeholder host); a client of
+      // another library needs the fake's HTTP listener, which clientConfig() starts.
+      return fromConfig(harness.cluster().clientConfig());
+    }
     return fromConfig(harness.client().getConfiguration());
   }
 

@@ -9,12 +9,8 @@ import dev.ctk.fake.internal.seed.SeedSources;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,11 +22,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * An embedded fake Kubernetes API server, with a fabric8 client bound to it.
  *
- * <p>It serves the Kubernetes REST API over plain HTTP on a local port: create, get, list, update, patch (JSON
- * patch, JSON merge patch, strategic merge patch for built-in kinds), delete and deletecollection, the status
- * subresource, label and field selectors, pagination, watches over websockets and HTTP streaming that resume from
- * a resourceVersion, discovery, and CustomResourceDefinitions. Informers made from {@link #client()} are real
- * fabric8 informers that list and watch over HTTP. kubectl and other clients work against {@link #kubeconfig()}.
+ * <p>It serves the Kubernetes REST API: create, get, list, update, patch (JSON patch, JSON merge patch, strategic
+ * merge patch for built-in kinds), delete and deletecollection, the status subresource, label and field selectors,
+ * pagination, watches over websockets and HTTP streaming that resume from a resourceVersion, discovery, and
+ * CustomResourceDefinitions. Informers made from {@link #client()} are real fabric8 informers that list and watch.
+ * By default ({@link ClientTransport#IN_PROCESS}) the clients it hands out reach it inside this JVM, without a
+ * socket; kubectl and other clients work against {@link #url()} or {@link #kubeconfig()}, whose HTTP listener on a
+ * local port starts on first use. Both paths share the same store, faults and request journal.
  *
  * <pre>{@code
  * try (FakeCluster cluster = FakeCluster.builder()
@@ -56,11 +54,13 @@ public final class FakeCluster implements AutoCloseable {
   private final ObjectJson json;
   private final EventInjector events;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ClientTransport transport;
   private KubernetesClient sharedClient;
 
-  private FakeCluster(FakeApiServer server, ObjectJson json) {
+  private FakeCluster(FakeApiServer server, ObjectJson json, ClientTransport transport) {
     this.server = server;
     this.json = json;
+    this.transport = transport;
     this.events = new EventInjector(server, json, this::requireOpen);
   }
 
@@ -98,78 +98,94 @@ public final class FakeCluster implements AutoCloseable {
   }
 
   /**
-   * A new client bound to this cluster; the caller closes it.
+   * A new client bound to this cluster, over its {@link #clientTransport()}; the caller closes it. Every client
+   * ctk makes shares one fabric8 {@code KubernetesSerialization} per JVM (making one costs tens of milliseconds),
+   * so a resource class one client registers is known to all of them.
    *
    * @return a new client
    */
   public KubernetesClient newClient() {
     requireOpen("newClient()");
-    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+    return ClusterClients.newClient(server, transport,
+        transport == ClientTransport.HTTP ? clientConfig() : null);
   }
 
   /**
-   * A client configuration for this cluster, built from {@link Config#empty()} so that no kubeconfig file,
-   * environment variable or system property of the machine leaks in: master URL {@link #url()}, namespace
-   * {@code default}, no authentication, short timeouts and few retries suited to tests.
+   * How the clients of {@link #client()} and {@link #newClient()} reach this cluster.
+   *
+   * @return the transport chosen with {@link Builder#withClientTransport}
+   * @since 0.1.0
+   */
+  public ClientTransport clientTransport() {
+    return transport;
+  }
+
+  /**
+   * A fabric8 HTTP client factory that reaches this cluster inside this JVM, without a socket, for clients you
+   * build yourself. The master URL of their configuration is ignored; requests fail as a refused connection once
+   * the cluster is closed.
+   *
+   * <pre>{@code
+   * KubernetesClient client = new KubernetesClientBuilder()
+   *     .withConfig(new ConfigBuilder(Config.empty()).withMasterUrl("http://fake.invalid").build())
+   *     .withHttpClientFactory(cluster.httpClientFactory())
+   *     .build();
+   * }</pre>
+   *
+   * @return the factory (one per cluster)
+   * @since 0.1.0
+   */
+  public HttpClient.Factory httpClientFactory() {
+    return server.inProcess().factory();
+  }
+
+  /**
+   * A client configuration for this cluster's HTTP listener (started if it is not yet), built from
+   * {@link Config#empty()} so that no kubeconfig file, environment variable or system property of the machine
+   * leaks in: master URL {@link #url()}, namespace {@code default}, no authentication, short timeouts and few
+   * retries suited to tests.
    *
    * @return a new configuration
+   * @throws FakeClusterException when the listener cannot start
    */
   public Config clientConfig() {
-    return new ConfigBuilder(Config.empty())
-        .withMasterUrl(url())
-        .withNamespace("default")
-        .withConnectionTimeout(5_000)
-        .withRequestTimeout(10_000)
-        .withRequestRetryBackoffLimit(0)
-        .withRequestRetryBackoffInterval(100)
-        .withWatchReconnectInterval(100)
-        .withWatchReconnectLimit(-1)
-        .withHttp2Disable(true)
-        .build();
+    return ClusterClients.config(url());
   }
 
   /**
-   * The base URL, e.g. {@code http://127.0.0.1:45123}.
+   * The base URL of the HTTP listener, e.g. {@code http://127.0.0.1:45123}; the listener starts on the first call
+   * when the cluster uses {@link ClientTransport#IN_PROCESS}. A closed cluster that never listened starts no
+   * listener: it answers {@code http://ctk-fake-<n>.invalid}, the name its in-process clients used.
    *
    * @return the URL
+   * @throws FakeClusterException when the listener cannot start
    */
   public String url() {
+    if (!listening("url()")) {
+      return server.inProcess().masterUrl();
+    }
     return server.url();
   }
 
   /**
-   * The port the API server listens on.
+   * The port the API server listens on (the listener starts on the first call, as for {@link #url()}).
    *
-   * @return the port
+   * @return the port, or 0 for a closed cluster that never listened
+   * @throws FakeClusterException when the listener cannot start
    */
   public int port() {
-    return server.port();
+    return listening("port()") ? server.port() : 0;
   }
 
   /**
-   * A kubeconfig for this cluster: cluster, user and context all named {@value #CONTEXT}, namespace
-   * {@code default}, no credentials.
+   * A kubeconfig for this cluster's HTTP listener (started if it is not yet): cluster, user and context all named
+   * {@value #CONTEXT}, namespace {@code default}, no credentials.
    *
    * @return kubeconfig YAML
+   * @throws FakeClusterException when the listener cannot start
    */
   public String kubeconfig() {
-    return "apiVersion: v1\n"
-        + "kind: Config\n"
-        + "clusters:\n"
-        + "- name: " + CONTEXT + "\n"
-        + "  cluster:\n"
-        + "    server: " + url() + "\n"
-        + "users:\n"
-        + "- name: " + CONTEXT + "\n"
-        + "  user: {}\n"
-        + "contexts:\n"
-        + "- name: " + CONTEXT + "\n"
-        + "  context:\n"
-        + "    cluster: " + CONTEXT + "\n"
-        + "    user: " + CONTEXT + "\n"
-        + "    namespace: default\n"
-        + "current-context: " + CONTEXT + "\n"
-        + "preferences: {}\n";
+    return ClusterClients.kubeconfig(url());
   }
 
   /**
@@ -180,17 +196,7 @@ public final class FakeCluster implements AutoCloseable {
    * @throws FakeClusterException when the file cannot be written
    */
   public Path writeKubeconfig(Path file) {
-    try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      Files.writeString(file, kubeconfig(), StandardCharsets.UTF_8);
-      return file;
-    } catch (IOException e) {
-      throw new FakeClusterException("Cannot write the kubeconfig to " + file.toAbsolutePath() + ": " + e
-          + ". Choose a writable path.", e);
-    }
+    return ClusterClients.write(file, kubeconfig());
   }
 
   /**
@@ -218,7 +224,7 @@ public final class FakeCluster implements AutoCloseable {
   }
 
   /**
-   * The API fault rules of this cluster, applied at the server to every request that arrives over HTTP (client
+   * The API fault rules of this cluster, applied at the server to every request, in process or over HTTP (client
    * calls, informers' lists and watches). See {@link ApiFaults}.
    *
    * <pre>{@code
@@ -353,8 +359,25 @@ public final class FakeCluster implements AutoCloseable {
   /** Fails every call that needs the running cluster (reads, writes, event injection) once it is closed. */
   private void requireOpen(String call) {
     if (closed.get()) {
-      throw new IllegalStateException("FakeCluster at " + server.url() + " is closed; " + call
-          + " needs a running cluster. Build a new one with FakeCluster.builder()...build().");
+      throw new IllegalStateException("FakeCluster at " + (server.httpStarted() ? server.url()
+          : server.inProcess().masterUrl()) + " is closed; " + call + " needs a running cluster. Build a new one "
+          + "with FakeCluster.builder()...build().");
+    }
+  }
+
+  /** Starts the HTTP listener if it is not running; a closed cluster does not start one (then {@code false}). */
+  private boolean listening(String call) {
+    if (server.httpStarted()) {
+      return true;
+    }
+    if (closed.get()) {
+      return false;
+    }
+    try {
+      server.startHttp();
+      return true;
+    } catch (ListenException e) {
+      throw ClusterClients.listenFailure(e);
     }
   }
 
@@ -383,6 +406,8 @@ public final class FakeCluster implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port;
     private Clock clock = Clock.systemUTC();
+    private ClientTransport clientTransport = ClientTransport.IN_PROCESS;
+    private boolean listenerRequested;
     private int watchHistoryLimit = 10_000;
     private Long randomSeed;
     private boolean garbageCollection = true;
@@ -393,6 +418,7 @@ public final class FakeCluster implements AutoCloseable {
     private final List<NamedHook> validatingHooks = new ArrayList<>();
     private Duration bookmarkInterval = DEFAULT_BOOKMARK_INTERVAL;
     private boolean built;
+    private boolean lazyListener;
 
     Builder() {}
 
@@ -404,6 +430,7 @@ public final class FakeCluster implements AutoCloseable {
      */
     public Builder withHost(String host) {
       this.host = Objects.requireNonNull(host, "host");
+      this.listenerRequested = true;
       return this;
     }
 
@@ -418,6 +445,7 @@ public final class FakeCluster implements AutoCloseable {
         throw new IllegalArgumentException("port must be between 0 (a free port) and 65535, was " + port);
       }
       this.port = port;
+      this.listenerRequested = true;
       return this;
     }
 
@@ -613,6 +641,25 @@ public final class FakeCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Chooses how the clients of {@link FakeCluster#client()} and {@link FakeCluster#newClient()} reach the fake
+     * (default {@link ClientTransport#IN_PROCESS}). With {@link ClientTransport#HTTP}, or after
+     * {@link #withPort(int)} or {@link #withHost(String)}, {@link #build()} starts the HTTP listener, so a port
+     * in use fails there; otherwise the listener starts on first use of {@link FakeCluster#url()} and the like.
+     *
+     * <pre>{@code
+     * FakeCluster cluster = FakeCluster.builder().withClientTransport(ClientTransport.HTTP).build();
+     * }</pre>
+     *
+     * @param transport the transport
+     * @return this builder
+     * @since 0.1.0
+     */
+    public Builder withClientTransport(ClientTransport transport) {
+      this.clientTransport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
     private static String hookName(String name) {
       if (name == null || name.isBlank()) {
         throw new IllegalArgumentException("an admission hook needs a name (kube prints it in denials: admission "
@@ -623,7 +670,8 @@ public final class FakeCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the cluster: seeds CRDs, then the objects and files (validated as a whole first), then listens.
+     * Starts the cluster: seeds CRDs, then the objects and files (validated as a whole first), then listens when
+     * the HTTP listener is wanted now (see {@link #withClientTransport}).
      *
      * @return the running cluster
      * @throws IllegalStateException when called twice
@@ -642,30 +690,27 @@ public final class FakeCluster implements AutoCloseable {
       mutatingHooks.forEach(h -> server.store().admission().hooks().addMutating(h.name(), h.hook()));
       validatingHooks.forEach(h -> server.store().admission().hooks().addValidating(h.name(), h.hook()));
       try {
-        List<SeedDocument> seed = new ArrayList<>();
-        for (int i = 0; i < crds.size(); i++) {
-          seed.add(new SeedDocument("withCrds(..)", i + 1, 0, json.toJson(crds.get(i))));
+        List<SeedDocument> seed = ClusterClients.seed(json, crds, objects, files);
+        if (!seed.isEmpty()) {
+          server.seed(seed);
         }
-        for (int i = 0; i < objects.size(); i++) {
-          seed.add(new SeedDocument("withObjects(..)", i + 1, 0, json.toJson(objects.get(i))));
+        if (clientTransport == ClientTransport.HTTP || (listenerRequested && !lazyListener)) {
+          server.startHttp();
         }
-        files.forEach(seed::addAll);
-        server.seed(seed);
-        server.start();
       } catch (ListenException e) {
         server.close();
-        throw new FakeClusterException("Cannot start the fake API server on " + host + ":" + port + ": "
-            + e.getMessage() + (e.addressInUse()
-                ? ". Another process holds that port. Choose another port with withPort(..), or withPort(0) for a "
-                    + "free one."
-                : ". The host \"" + host + "\" is not an address of this machine (or does not resolve). Choose "
-                    + "a local one with withHost(..): 127.0.0.1 (the default), localhost, or 0.0.0.0 for every "
-                    + "interface."), e);
+        throw ClusterClients.listenFailure(e);
       } catch (RuntimeException e) {
         server.close();
         throw e;
       }
-      return new FakeCluster(server, json);
+      return new FakeCluster(server, json, clientTransport);
+    }
+
+    /** For ctk's own tests: keeps the listener lazy even after withPort/withHost, to test a failing lazy start. */
+    Builder lazyListener() {
+      this.lazyListener = true;
+      return this;
     }
   }
 }

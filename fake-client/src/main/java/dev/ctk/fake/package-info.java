@@ -12,7 +12,9 @@
  *
  * <h2>What the fake does</h2>
  * <ul>
- *   <li>The Kubernetes REST API over plain HTTP for the built-in kinds controllers use most (core/v1, apps/v1,
+ *   <li>The Kubernetes REST API, for fabric8 clients of this JVM in process by default
+ *       ({@link dev.ctk.fake.ClientTransport}) and for any client over plain HTTP, for the built-in kinds
+ *       controllers use most (core/v1, apps/v1,
  *       batch/v1, networking.k8s.io/v1, rbac.authorization.k8s.io/v1, apiextensions.k8s.io/v1, coordination.k8s.io/v1,
  *       policy/v1, discovery.k8s.io/v1, events.k8s.io/v1, autoscaling/v2, storage.k8s.io/v1) and for every kind a
  *       CustomResourceDefinition registers.
@@ -104,7 +106,8 @@
  *   <li>BOOKMARK objects carry only kind, apiVersion and resourceVersion; {@code resourceVersionMatch=Exact} lists
  *       answer the current state.
  *   <li>No TLS.
- *   <li>API faults apply only to requests that arrive over HTTP: {@link dev.ctk.fake.EventInjector} calls, seeding
+ *   <li>API faults apply only to API requests (in process or over HTTP): {@link dev.ctk.fake.EventInjector}
+ *       calls, seeding
  *       and {@link dev.ctk.fake.FakeCluster#create} are never faulted. A fault decides before the request is
  *       served, so it cannot answer "after the write was committed" (no "committed but the answer was lost"); a
  *       fault on a watch refuses the watch, it does not break a watch already open (watch faults do that). A

@@ -19,9 +19,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** When rules fire: once, times, onCall, until removed, seeded probability, order of rules; invalid arguments. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class ApiFaultScheduleTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final String WEB = "/api/v1/namespaces/default/configmaps/web";
 
@@ -29,7 +37,8 @@ class ApiFaultScheduleTest {
 
   @BeforeEach
   void start() {
-    cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).withRandomSeed(7).build();
+    cluster = FakeCluster.builder().withClientTransport(transport)
+        .withObjects(configMap("web", Map.of())).withRandomSeed(7).build();
   }
 
   @AfterEach
@@ -195,7 +204,8 @@ class ApiFaultScheduleTest {
   void probability_withTheClusterSeed_givesTheSameFiringsTwice() {
     List<List<Integer>> runs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {
-      try (FakeCluster c = FakeCluster.builder().withObjects(configMap("web", Map.of())).withRandomSeed(99).build()) {
+      try (FakeCluster c = FakeCluster.builder().withClientTransport(transport)
+          .withObjects(configMap("web", Map.of())).withRandomSeed(99).build()) {
         c.faults().when(RequestPattern.get("ConfigMap")).withProbability(0.3).times(4)
             .answer(ApiFault.serviceUnavailable());
         runs.add(getCodes(c, 30));

@@ -22,9 +22,17 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Each kind of API fault as a fabric8 client sees it, and as the journal and the firings record it. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class ApiFaultTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -33,7 +41,8 @@ class ApiFaultTest {
 
   @BeforeEach
   void start() {
-    cluster = FakeCluster.builder().withObjects(configMap("web", Map.of("k", "v"))).build();
+    cluster = FakeCluster.builder().withClientTransport(transport)
+        .withObjects(configMap("web", Map.of("k", "v"))).build();
     client = cluster.client();
   }
 

@@ -7,23 +7,30 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Faults at the server reach informers: their lists and watches fail, and they recover as against kube. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class InformerFaultTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   private static KubernetesClient client(FakeCluster cluster, boolean onlyHttpWatches) {
     Config config = cluster.clientConfig();
     config.setOnlyHttpWatches(onlyHttpWatches);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return FakeClusterInternals.client(cluster, config);
   }
 
   private static List<Integer> codes(FakeCluster cluster, RequestPattern pattern) {
@@ -33,7 +40,8 @@ class InformerFaultTest {
   @ParameterizedTest(name = "onlyHttpWatches={0}")
   @ValueSource(booleans = {false, true})
   void a500OnTheInitialList_isRetried_andTheInformerSyncs(boolean onlyHttpWatches) {
-    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport)
+        .withObjects(configMap("web", Map.of())).build();
         KubernetesClient client = client(cluster, onlyHttpWatches)) {
       cluster.faults().when(RequestPattern.list("ConfigMap")).once()
           .answer(ApiFault.internalError("etcdserver: leader changed"));
@@ -50,7 +58,8 @@ class InformerFaultTest {
   @ParameterizedTest(name = "onlyHttpWatches={0}")
   @ValueSource(booleans = {false, true})
   void a410OnTheWatch_makesTheInformerRelistAndWatchAgain(boolean onlyHttpWatches) {
-    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport)
+        .withObjects(configMap("web", Map.of())).build();
         KubernetesClient client = client(cluster, onlyHttpWatches)) {
       cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
           .answer(ApiFault.status(410, "Expired", "too old resource version: 1 (2)"));
@@ -73,7 +82,8 @@ class InformerFaultTest {
   @ParameterizedTest(name = "onlyHttpWatches={0}")
   @ValueSource(booleans = {false, true})
   void a500OnTheWatch_makesTheInformerWatchAgain(boolean onlyHttpWatches) {
-    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport)
+        .withObjects(configMap("web", Map.of())).build();
         KubernetesClient client = client(cluster, onlyHttpWatches)) {
       cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
           .answer(ApiFault.internalError("watch cache not ready"));
@@ -95,7 +105,8 @@ class InformerFaultTest {
   @ParameterizedTest(name = "onlyHttpWatches={0}")
   @ValueSource(booleans = {false, true})
   void aDelayedWatch_opensAfterTheDelay_andReplaysFromHistoryAChangeMadeWhileItWaited(boolean onlyHttpWatches) {
-    try (FakeCluster cluster = FakeCluster.builder().withObjects(configMap("web", Map.of())).build();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport)
+        .withObjects(configMap("web", Map.of())).build();
         KubernetesClient client = client(cluster, onlyHttpWatches)) {
       FaultRule delay = cluster.faults().when(RequestPattern.watch("ConfigMap")).once()
           .answer(ApiFault.delay(Duration.ofSeconds(2)));

@@ -10,7 +10,6 @@ import dev.ctk.fake.testing.WatchLines;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -23,13 +22,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Real fabric8 informers (list, then watch from the list's resourceVersion) against the fake while writes race with
  * the informer's start: every object present before the start is added exactly once, and every later change is
  * seen exactly once, in order.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class InformerTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final int PRE_EXISTING = 30;
@@ -42,7 +49,7 @@ class InformerTest {
   @ParameterizedTest(name = "onlyHttpWatches={0}")
   @ValueSource(booleans = {false, true})
   void informer_seesEachChangeExactlyOnce_whileWritesRaceItsStart(boolean onlyHttpWatches) throws Exception {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       for (int i = 0; i < PRE_EXISTING; i++) {
         cluster.create(configMap("pre-" + i, Map.of("v", "0")));
       }
@@ -53,7 +60,7 @@ class InformerTest {
         Config config = cluster.clientConfig();
         config.setOnlyHttpWatches(onlyHttpWatches);
         List<Seen> seen = new CopyOnWriteArrayList<>();
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        try (KubernetesClient client = FakeClusterInternals.client(cluster, config)) {
           CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> write(cluster.client()));
           SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace("default").inform(
               recordingHandler(seen));

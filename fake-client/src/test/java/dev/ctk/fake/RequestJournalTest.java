@@ -19,9 +19,17 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The request journal: one record per answered request and per injected event, every component filled in. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class RequestJournalTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
@@ -32,7 +40,7 @@ class RequestJournalTest {
 
   @BeforeEach
   void start() {
-    cluster = FakeCluster.start();
+    cluster = FakeCluster.builder().withClientTransport(transport).build();
     client = cluster.client();
     api = new RawApi(cluster.url());
   }

@@ -17,9 +17,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Periodic BOOKMARK events for watches that ask for them, over HTTP streaming and websockets (fabric8 informers). */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchBookmarkTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps?watch=true";
@@ -35,7 +43,7 @@ class WatchBookmarkTest {
 
   @Test
   void watchesThatAskForBookmarks_getThemPeriodically_withTheCurrentResourceVersion() {
-    cluster = FakeCluster.builder().withBookmarkInterval(Duration.ofMillis(200)).build();
+    cluster = FakeCluster.builder().withClientTransport(transport).withBookmarkInterval(Duration.ofMillis(200)).build();
     RawApi api = new RawApi(cluster.url());
     try (WatchLines asking = api.watch(CONFIGMAPS + "&allowWatchBookmarks=true&resourceVersion="
             + cluster.resourceVersion());
@@ -62,7 +70,7 @@ class WatchBookmarkTest {
 
   @Test
   void aWatchWithATimeout_getsABookmarkShortlyBeforeItEnds() {
-    cluster = FakeCluster.start();
+    cluster = FakeCluster.builder().withClientTransport(transport).build();
     RawApi api = new RawApi(cluster.url());
     String rv = cluster.resourceVersion();
 
@@ -77,7 +85,7 @@ class WatchBookmarkTest {
 
   @Test
   void fabric8Informers_takeTheBookmarksResourceVersion() {
-    cluster = FakeCluster.builder().withBookmarkInterval(Duration.ofMillis(200)).build();
+    cluster = FakeCluster.builder().withClientTransport(transport).withBookmarkInterval(Duration.ofMillis(200)).build();
     SharedIndexInformer<ConfigMap> informer = cluster.client().configMaps().inNamespace("default").inform();
     try {
       await("the informer synced").atMost(WAIT).until(informer::hasSynced);
@@ -95,7 +103,7 @@ class WatchBookmarkTest {
 
   @Test
   void theBookmarkInterval_mustBePositive() {
-    assertThatThrownBy(() -> FakeCluster.builder().withBookmarkInterval(Duration.ZERO))
+    assertThatThrownBy(() -> FakeCluster.builder().withClientTransport(transport).withBookmarkInterval(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("bookmark interval must be positive, was PT0S. Use a positive Duration such as "
             + "Duration.ofSeconds(5).");

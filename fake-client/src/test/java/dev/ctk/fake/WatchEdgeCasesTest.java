@@ -23,9 +23,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Watch requests at the edges: look-alike paths, future resourceVersions, huge timeouts, clients that stop reading. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchEdgeCasesTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
@@ -35,7 +43,7 @@ class WatchEdgeCasesTest {
 
   @BeforeEach
   void start() {
-    cluster = FakeCluster.builder().withObjects(configMap("existing", Map.of())).build();
+    cluster = FakeCluster.builder().withClientTransport(transport).withObjects(configMap("existing", Map.of())).build();
     api = new RawApi(cluster.url());
   }
 

@@ -17,12 +17,20 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * One-shot watch faults against real fabric8 informers: close (the informer re-watches) and expire (the informer
  * relists), and a dropped DELETED that only a relist repairs.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchFaultCloseTest {
+
+  @Parameter
+  ClientTransport transport;
 
   static final Duration WAIT = Duration.ofSeconds(20);
   private static final WatchPattern CONFIG_MAPS = WatchPattern.kind("ConfigMap");
@@ -101,8 +109,8 @@ class WatchFaultCloseTest {
   record InformedCluster(FakeCluster cluster, Recorder recorder, SharedIndexInformer<ConfigMap> informer,
       String watch, ConfigMap a) implements AutoCloseable {
 
-    static InformedCluster start() {
-      FakeCluster cluster = FakeCluster.start();
+    static InformedCluster start(ClientTransport transport) {
+      FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build();
       Recorder recorder = new Recorder();
       SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
       String watch = cluster.watchFaults().openWatches().get(0);
@@ -127,7 +135,7 @@ class WatchFaultCloseTest {
   void close_endsTheStream_andTheInformerWatchesAgainFromItsLastResourceVersion_withoutRelisting() {
     // the watch must have delivered something (a): fabric8 7.8 relists when a watch younger than 2 s ends cleanly
     // without any event (its guard against proxies that close instead of answering 410)
-    try (InformedCluster informed = InformedCluster.start()) {
+    try (InformedCluster informed = InformedCluster.start(transport)) {
       FakeCluster cluster = informed.cluster();
       String first = informed.watch();
 
@@ -151,7 +159,7 @@ class WatchFaultCloseTest {
 
   @Test
   void expire_sendsKubes410ErrorEvent_andTheInformerRelists() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       ConfigMap a = cluster.create(configMap("a", Map.of("v", "1")));
       Recorder recorder = new Recorder();
       SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
@@ -175,7 +183,7 @@ class WatchFaultCloseTest {
 
   @Test
   void expire_errorEventIsKubesExpiredStatus_namingTheLastResourceVersionTheWatchSent() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       ConfigMap a = cluster.create(configMap("a", Map.of("v", "1")));
       try (WatchLines watch = new RawApi(cluster.url())
           .watch("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + rv(a))) {
@@ -198,7 +206,7 @@ class WatchFaultCloseTest {
 
   @Test
   void drop_aDroppedDeleteLeavesTheInformerCacheStale_untilARelistRepairsIt() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       ConfigMap a = cluster.create(configMap("a", Map.of("v", "1")));
       Recorder recorder = new Recorder();
       SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);

@@ -17,15 +17,23 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Delivery rules (duplicate, delay, reorder) as real fabric8 informers experience them. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchFaultDeliveryTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final WatchPattern CONFIG_MAPS = WatchPattern.kind("ConfigMap");
 
   @Test
   void duplicate_sendsEachEventTwice_andAFabric8InformerIgnoresTheCopies() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       Recorder recorder = new Recorder();
       SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
       String watch = cluster.watchFaults().openWatches().get(0);
@@ -61,7 +69,7 @@ class WatchFaultDeliveryTest {
 
   @Test
   void delay_deliversNothingWhileTheDelayIsPending_thenEveryEvent_inOrder() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       Recorder recorder = new Recorder();
       SharedIndexInformer<ConfigMap> informer = inform(cluster, recorder, 0);
       WatchRule rule = cluster.watchFaults().delay(CONFIG_MAPS.inNamespace("default"), Duration.ofSeconds(2));
@@ -93,7 +101,7 @@ class WatchFaultDeliveryTest {
 
   @Test
   void reorder_reversesEachWindow_soTheInformerEndsOnAnOlderState_andAPartlyFilledWindowIsSentInOrderOnRemove() {
-    try (InformedCluster informed = InformedCluster.start()) {
+    try (InformedCluster informed = InformedCluster.start(transport)) {
       FakeCluster cluster = informed.cluster();
       Recorder recorder = informed.recorder();
       String watch = informed.watch();

@@ -17,15 +17,23 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Holding delivery: a stale informer cache while reads stay fresh, then release. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchFaultHoldTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final WatchPattern IN_DEFAULT = WatchPattern.kind("ConfigMap").inNamespace("default");
 
   @Test
   void hold_keepsTheInformerCacheStaleWhileGetIsFresh_thenReleaseDeliversEverythingInOrder() {
-    try (InformedCluster informed = InformedCluster.start();
+    try (InformedCluster informed = InformedCluster.start(transport);
         // a control: a watch across all namespaces, which the hold does not match
         WatchLines control = new RawApi(informed.cluster().url())
             .watch("/api/v1/configmaps?watch=true&resourceVersion=" + rv(informed.a()))) {
@@ -71,7 +79,7 @@ class WatchFaultHoldTest {
 
   @Test
   void hold_onALabelSelector_holdsOnlyTheInformerThatWatchesWithIt() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       Map<String, String> labels = Map.of("tier", "web", "app", "shop");
       ConfigMap shared = cluster.create(configMap("shared", labels, Map.of("v", "1")));
       Recorder web = new Recorder();
@@ -107,7 +115,7 @@ class WatchFaultHoldTest {
 
   @Test
   void hold_whenTheHeldWatchEnds_itsEventsAreDiscarded_theReWatchIsHeldAgain_andReleaseDeliversEachChangeOnce() {
-    try (InformedCluster informed = InformedCluster.start()) {
+    try (InformedCluster informed = InformedCluster.start(transport)) {
       FakeCluster cluster = informed.cluster();
       String first = informed.watch();
       ConfigMap a = informed.a();

@@ -14,13 +14,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Patterns, counted rules, the delivery log, clear(), and misuse, over raw HTTP watches. */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchFaultRulesTest {
+
+  @Parameter
+  ClientTransport transport;
 
   @Test
   void deliveries_recordOrdinaryDeliveriesWithTheWatchAndTheObject() {
-    try (FakeCluster cluster = FakeCluster.start();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build();
         WatchLines watch = new RawApi(cluster.url())
             .watch("/api/v1/namespaces/default/configmaps?watch=true&labelSelector=app%3Dweb")) {
       await("the watch is open").atMost(WAIT).until(() -> cluster.watchFaults().openWatches().size() == 1);
@@ -47,7 +55,7 @@ class WatchFaultRulesTest {
 
   @Test
   void patterns_matchKindOrPluralInAnyCase_namespaceOrAllNamespaces_andSelectorsInCanonicalForm() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       RawApi api = new RawApi(cluster.url());
       try (WatchLines all = api.watch("/api/v1/configmaps?watch=true");
           WatchLines named = api.watch("/api/v1/namespaces/default/configmaps?watch=true"
@@ -77,7 +85,7 @@ class WatchFaultRulesTest {
 
   @Test
   void countedDrop_dropsOnlyTheNextEvents_thenEnds() {
-    try (FakeCluster cluster = FakeCluster.start();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build();
         WatchLines watch = new RawApi(cluster.url()).watch("/api/v1/namespaces/default/configmaps?watch=true")) {
       await("the watch is open").atMost(WAIT).until(() -> cluster.watchFaults().openWatches().size() == 1);
       WatchRule drop = cluster.watchFaults().drop(WatchPattern.kind("ConfigMap"), 2);
@@ -100,7 +108,7 @@ class WatchFaultRulesTest {
 
   @Test
   void clear_endsEveryRule_andReleasesHolds() {
-    try (FakeCluster cluster = FakeCluster.start();
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build();
         WatchLines watch = new RawApi(cluster.url()).watch("/api/v1/namespaces/default/configmaps?watch=true")) {
       await("the watch is open").atMost(WAIT).until(() -> cluster.watchFaults().openWatches().size() == 1);
       WatchFaults faults = cluster.watchFaults();
@@ -127,7 +135,7 @@ class WatchFaultRulesTest {
 
   @Test
   void delayRules_describeTheirDurationAsKubePrintsDurations_asApiFaultsDo() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       WatchFaults faults = cluster.watchFaults();
       WatchPattern configMaps = WatchPattern.kind("ConfigMap");
 
@@ -145,7 +153,7 @@ class WatchFaultRulesTest {
 
   @Test
   void rules_leaveTheInitialStateOfAWatchAlone_andActFromTheFirstChangeOn() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       cluster.create(configMap("web", Map.of()));
       WatchRule drop = cluster.watchFaults().drop(WatchPattern.kind("ConfigMap"), 1);
       HeldDelivery hold = cluster.watchFaults().hold(WatchPattern.kind("ConfigMap"));
@@ -176,7 +184,7 @@ class WatchFaultRulesTest {
 
   @Test
   void invalidArguments_failAtOnceWithTheFix() {
-    try (FakeCluster cluster = FakeCluster.start()) {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build()) {
       WatchFaults faults = cluster.watchFaults();
       WatchPattern any = WatchPattern.any();
       assertThatThrownBy(() -> faults.drop(null)).isInstanceOf(IllegalArgumentException.class)
@@ -209,7 +217,7 @@ class WatchFaultRulesTest {
 
   @Test
   void afterClose_actionsAndRulesFail_butTheDeliveryLogStaysReadable() {
-    FakeCluster cluster = FakeCluster.start();
+    FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).build();
     WatchFaults faults = cluster.watchFaults();
     String url = cluster.url();
     cluster.close();

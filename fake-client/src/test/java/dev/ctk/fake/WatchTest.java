@@ -18,9 +18,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Watch semantics over HTTP streaming (what kubectl and client-go use) and websockets (fabric8's default). */
+@ParameterizedClass(name = "{0}")
+@EnumSource(ClientTransport.class)
 class WatchTest {
+
+  @Parameter
+  ClientTransport transport;
 
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
@@ -30,7 +38,7 @@ class WatchTest {
 
   @BeforeEach
   void start() {
-    cluster = FakeCluster.builder().withWatchHistoryLimit(5)
+    cluster = FakeCluster.builder().withClientTransport(transport).withWatchHistoryLimit(5)
         .withObjects(configMap("existing", Map.of())).build();
     api = new RawApi(cluster.url());
   }
@@ -173,7 +181,7 @@ class WatchTest {
       List<String> events = new CopyOnWriteArrayList<>();
       io.fabric8.kubernetes.client.Config config = cluster.clientConfig();
       config.setOnlyHttpWatches(onlyHttp);
-      try (var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+      try (var client = FakeClusterInternals.client(cluster, config);
           Watch w = client.configMaps().inNamespace("default").watch(new Watcher<ConfigMap>() {
             @Override
             public void eventReceived(Action action, ConfigMap resource) {

@@ -8,7 +8,10 @@ import dev.ctk.fake.FakeClusterException;
 import dev.ctk.fake.internal.fault.FaultEngine;
 import dev.ctk.fake.internal.gc.GarbageCollector;
 import dev.ctk.fake.internal.http.FakeHttpServer;
+import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.http.RequestJournal;
+import dev.ctk.fake.internal.http.RequestPipeline;
+import dev.ctk.fake.internal.inprocess.InProcessTransport;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.seed.SeedDocument;
@@ -23,12 +26,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * The fake API server assembled: registry, store (with watch hub), HTTP endpoint, fault rules and request journal.
- * The public
- * {@code FakeCluster} is a thin facade over it.
+ * The fake API server assembled: registry, store (with watch hub), fault rules, request journal, the request
+ * pipeline both transports share, the in-process transport and the HTTP endpoint (started on demand), and the
+ * cluster's timer. The public {@code FakeCluster} is a thin facade over it.
  *
  * <p>Seeding and event injection go through the same {@link ObjectStore} methods the HTTP verbs use, with
  * {@link WriteOptions#SEEDING} (status written as given, resourceVersion in the object ignored).
@@ -45,8 +51,14 @@ public final class FakeApiServer implements AutoCloseable {
   private final ResourceRegistry registry = new ResourceRegistry();
   private final ObjectStore store;
   private final RequestJournal journal = new RequestJournal(JOURNAL_LIMIT);
+  private static final AtomicInteger CLUSTERS = new AtomicInteger();
+
   private final FaultEngine faults;
+  private final String name = "ctk-fake-" + CLUSTERS.incrementAndGet();
+  private final ScheduledThreadPoolExecutor timer;
   private final FakeHttpServer http;
+  private final InProcessTransport inProcess;
+  private volatile boolean httpStarted;
 
   /**
    * Creates a server with the initial namespaces (not yet listening).
@@ -81,12 +93,48 @@ public final class FakeApiServer implements AutoCloseable {
       GarbageCollector.attachTo(store);
     }
     this.faults = new FaultEngine(randomSeed == null ? 0 : randomSeed);
-    this.http = new FakeHttpServer(store, journal, faults, host, port);
+    // one daemon thread, started by the first task: watch timeouts, bookmarks, delayed requests
+    this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+      Thread thread = new Thread(runnable, name + "-timer");
+      thread.setDaemon(true);
+      return thread;
+    });
+    timer.setRemoveOnCancelPolicy(true);
+    RequestPipeline pipeline = new RequestPipeline(store, journal, faults, timer, this::serverAddress);
+    this.http = new FakeHttpServer(pipeline, host, port);
+    this.inProcess = new InProcessTransport(pipeline, name);
   }
 
-  /** Starts listening. */
-  public void start() throws dev.ctk.fake.internal.http.ListenException {
-    http.start();
+  /**
+   * Starts the HTTP listener unless it runs already (idempotent).
+   *
+   * @throws ListenException when the port is in use or the host cannot be listened on
+   */
+  public synchronized void startHttp() throws ListenException {
+    if (!httpStarted) {
+      http.start();
+      httpStarted = true;
+    }
+  }
+
+  /** Whether the HTTP listener was started. */
+  public boolean httpStarted() {
+    return httpStarted;
+  }
+
+  /** The cluster's name, {@code ctk-fake-<n>}: it names its threads and the in-process master URL's host. */
+  public String name() {
+    return name;
+  }
+
+  /** The in-process transport of this cluster. */
+  public InProcessTransport inProcess() {
+    return inProcess;
+  }
+
+  /** What discovery reports as the server's address: the listener's, or the in-process host before it starts. */
+  private String serverAddress() {
+    return httpStarted ? http.address() : name + ".invalid:80";
   }
 
   /** The store. */
@@ -190,13 +238,13 @@ public final class FakeApiServer implements AutoCloseable {
     return generation.isIntegralNumber() ? generation.asLong() : null;
   }
 
-  /** {@code http://host:port}. */
+  /** {@code http://host:port} of the HTTP listener (started). */
   public String url() {
     String host = http.host().contains(":") ? "[" + http.host() + "]" : http.host();
     return "http://" + host + ":" + http.port();
   }
 
-  /** The bound port. */
+  /** The bound port of the HTTP listener (started). */
   public int port() {
     return http.port();
   }
@@ -283,13 +331,25 @@ public final class FakeApiServer implements AutoCloseable {
   }
 
   /**
-   * Stops: first every watch is closed and new ones are refused (they end at once), then the HTTP server stops, so
-   * no watch can stay registered behind a closed server.
+   * Stops: in-process requests are refused, every watch is closed and new ones are refused (they end at once), the
+   * in-process deliveries finish, then the HTTP server and the timer stop, so no watch can stay registered behind a
+   * closed server and no thread of the cluster is left.
    */
   @Override
   public void close() {
-    store.closeWatches();
-    http.close();
+    inProcess.refuseRequests();
+    try {
+      store.closeWatches();
+      inProcess.close();
+      http.close();
+    } finally {
+      timer.shutdownNow();
+      try {
+        timer.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private static String rolledBack(int count) {

@@ -13,7 +13,19 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  */
 public final class ObjectJson {
 
-  private final KubernetesSerialization serialization = new KubernetesSerialization();
+  /**
+   * One serialization for the whole JVM: building one warms Jackson up again (tens of milliseconds), which would
+   * dominate a test's setup. A resource class registered with it (a client's {@code resources(MyResource.class)})
+   * is therefore known to every cluster and client ctk makes in this JVM.
+   */
+  private static final KubernetesSerialization SHARED = new KubernetesSerialization();
+
+  private final KubernetesSerialization serialization = SHARED;
+
+  /** The serialization every ctk-made client and cluster in this JVM shares. */
+  public static KubernetesSerialization shared() {
+    return SHARED;
+  }
 
   /** The object as a JSON tree (a fresh copy). */
   public ObjectNode toJson(HasMetadata object) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import io.fabric8.mockwebserver.http.MockResponse;
-import io.vertx.core.Vertx;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -12,10 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes every request that is not an HTTP-streaming watch to discovery, to the resource verbs, or (websocket
- * watches) to a {@link WebSocketWatch} upgrade, and says whether the request changed the store.
+ * Routes every request that is not a watch (the {@link RequestPipeline} opens those) to discovery or to the
+ * resource verbs, and says whether the request changed the store.
  *
- * <p>Runs on the Vert.x event loop: it only takes the store's short write lock, never waits on I/O. A write
+ * <p>Runs on the transport's thread (a Vert.x event loop, or the caller's thread in process): it only takes the
+ * store's short write lock, never waits on I/O. A write
  * (POST, PUT, PATCH, DELETE) is handled entirely inside one store transaction, so the store's resourceVersion
  * before and after it tells exactly whether this request committed a change: no other request can commit in
  * between (the store lock is held), and every commit the request causes (garbage collection, namespace
@@ -32,20 +32,17 @@ final class ApiDispatcher {
    *
    * @param response what to send
    * @param changed whether the request committed a change to the store
-   * @param transport {@code http} or {@code websocket-watch}
    * @param generation {@code metadata.generation} of the object a successful write left in the store, or
    *     {@code null} (reads, failures, removed objects, collections, kinds without generation)
    */
-  record Answer(MockResponse response, boolean changed, String transport, Long generation) {
+  record Answer(MockResponse response, boolean changed, Long generation) {
   }
 
-  private final Vertx vertx;
   private final ObjectStore store;
   private final ResourceHandler resources;
   private final DiscoveryHandler discovery;
 
-  ApiDispatcher(Vertx vertx, ObjectStore store, Supplier<String> serverAddress) {
-    this.vertx = vertx;
+  ApiDispatcher(ObjectStore store, Supplier<String> serverAddress) {
     this.store = store;
     this.resources = new ResourceHandler(store);
     this.discovery = new DiscoveryHandler(store.registry(), serverAddress);
@@ -58,7 +55,7 @@ final class ApiDispatcher {
     return store.inTransaction(() -> {
       long before = store.resourceVersion();
       Answer answer = answer(request);
-      return new Answer(answer.response(), store.resourceVersion() != before, answer.transport(),
+      return new Answer(answer.response(), store.resourceVersion() != before,
           storedGeneration(request, answer.response()));
     });
   }
@@ -105,26 +102,15 @@ final class ApiDispatcher {
 
   private Answer answer(ApiRequest request) {
     MockResponse response;
-    String transport = "http";
     try {
-      if (PreparedWatch.isWatch(request)) {
-        PreparedWatch prepared = PreparedWatch.prepare(request, store.registry());
-        if (!request.isWebSocketUpgrade()) {
-          throw ApiError.badRequest("watch requests must be websocket upgrades or plain GETs");
-        }
-        transport = "websocket-watch";
-        response = new MockResponse().setResponseCode(101)
-            .withWebSocketUpgrade(new WebSocketWatch(vertx, store, prepared));
-      } else {
-        response = route(request);
-      }
+      response = route(request);
     } catch (ApiError e) {
       response = JsonCodec.respond(e);
     } catch (RuntimeException e) {
       LOG.warn("ctk fake API server failed on {}", request, e);
       response = JsonCodec.respond(ApiError.internal(e.toString()));
     }
-    return new Answer(response, false, transport, null);
+    return new Answer(response, false, null);
   }
 
   private MockResponse route(ApiRequest request) {

@@ -1,15 +1,7 @@
 package dev.ctk.fake.internal.http;
 
-import dev.ctk.fake.ApiRequestRecord;
-import dev.ctk.fake.internal.fault.FaultAction;
-import dev.ctk.fake.internal.fault.FaultEngine;
 import dev.ctk.fake.internal.status.ApiError;
-import dev.ctk.fake.internal.store.ObjectStore;
-import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.Headers;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.vertx.ServerWebSocketHandler;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -19,11 +11,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,12 +21,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The fake API server's HTTP endpoint: its own Vert.x instance and HTTP/1.1 server (plain HTTP, websocket
- * sub-protocols as mockwebserver sets them). Every request is handled in the same steps: take its journal sequence
- * number on arrival, read its body, describe it as a journal record, let the {@link FaultEngine} decide whether a
- * fault rule fires (an error Status, a delay, a dropped connection), then serve it: HTTP-streaming watches by
- * {@link ChunkedWatchStream}, everything else, websocket watches included, by ctk's {@link ApiDispatcher} (its
- * answers are written here, websocket upgrades through mockwebserver's {@link ServerWebSocketHandler}). The journal
- * entry is added before the answer is written, so a client that has its answer finds its request in the journal.
+ * sub-protocols as mockwebserver sets them). Every request takes its journal sequence number on arrival, has its body
+ * read (a websocket upgrade is paused instead) and goes through the cluster's {@link RequestPipeline} as a
+ * {@link VertxExchange}: the same steps as requests of the in-process transport.
  */
 public final class FakeHttpServer implements AutoCloseable {
 
@@ -46,11 +33,8 @@ public final class FakeHttpServer implements AutoCloseable {
   private static final java.util.Set<HttpMethod> SERVED_METHODS = java.util.Set.of(HttpMethod.GET, HttpMethod.POST,
       HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
 
-  private final ObjectStore store;
+  private final RequestPipeline pipeline;
   private final RequestJournal journal;
-  private final FaultEngine faults;
-  private ApiDispatcher dispatcher;
-  private ChunkedWatchStream httpWatches;
   private final String host;
   private final int requestedPort;
   private Vertx vertx;
@@ -60,16 +44,13 @@ public final class FakeHttpServer implements AutoCloseable {
   /**
    * Creates a server (not started).
    *
-   * @param store the storage it serves
-   * @param journal where answered requests are recorded
-   * @param faults the fault rules every request is checked against
+   * @param pipeline the steps every request goes through
    * @param host interface to bind
    * @param port port to bind, 0 for a free one
    */
-  public FakeHttpServer(ObjectStore store, RequestJournal journal, FaultEngine faults, String host, int port) {
-    this.store = store;
-    this.journal = journal;
-    this.faults = faults;
+  public FakeHttpServer(RequestPipeline pipeline, String host, int port) {
+    this.pipeline = pipeline;
+    this.journal = pipeline.journal();
     this.host = host;
     this.requestedPort = port;
   }
@@ -94,8 +75,6 @@ public final class FakeHttpServer implements AutoCloseable {
         .setHttp2ClearTextEnabled(false)
         .setMaxInitialLineLength(64 * 1024)
         .setMaxHeaderSize(64 * 1024);
-    dispatcher = new ApiDispatcher(vertx, store, this::address);
-    httpWatches = new ChunkedWatchStream(vertx, store);
     server = vertx.createHttpServer(options);
     server.requestHandler(request -> {
       if (!SERVED_METHODS.contains(request.method())) {
@@ -162,101 +141,21 @@ public final class FakeHttpServer implements AutoCloseable {
 
   /**
    * A request arrived: takes its sequence number and time, reads its body (a websocket upgrade is paused instead,
-   * until it is upgraded or refused), then decides faults and serves it.
+   * until it is upgraded or refused), then hands it to the pipeline.
    */
   private void receive(HttpServerRequest request) {
     long sequence = journal.receive();
     Instant time = Instant.now();
+    Vertx current = vertx;
+    Context context = Vertx.currentContext() != null ? Vertx.currentContext() : current.getOrCreateContext();
     if (isUpgrade(request)) {
       request.pause();
-      decide(request, sequence, time, null);
+      pipeline.handle(new VertxExchange(current, context, request, ApiRequest.from(request, null)), sequence, time);
       return;
     }
-    request.body().onSuccess(body -> decide(request, sequence, time, body == null ? null : body.getBytes()));
+    request.body().onSuccess(body -> pipeline.handle(new VertxExchange(current, context, request,
+        ApiRequest.from(request, body == null ? null : body.getBytes())), sequence, time));
     request.resume();
-  }
-
-  private void decide(HttpServerRequest request, long sequence, Instant time, byte[] body) {
-    ApiRequest api = ApiRequest.from(request, body);
-    ApiRequestRecord pending = api.describe(sequence, time, store.registry());
-    Optional<FaultEngine.Fired> fired;
-    try {
-      fired = faults.decide(pending);
-    } catch (RuntimeException e) {
-      // a pattern's where(..) condition threw: answer 500 naming it rather than leaving the client hanging
-      ApiError error = ApiError.internal("ctk fault rule failed on " + pending.describeRequest() + ": " + e);
-      journal.record(api, pending, error.code(), false, null, transport(api));
-      refuse(request, error, null);
-      return;
-    }
-    if (fired.isEmpty()) {
-      serve(request, api, pending, null);
-      return;
-    }
-    FaultAction action = fired.get().action();
-    String fault = action.description();
-    if (action instanceof FaultAction.Respond respond) {
-      ApiError error = respond.error().apply(api.faultTarget(store.registry()));
-      journal.record(api, pending, error.code(), false, fault, transport(api));
-      refuse(request, error, respond.retryAfterSeconds());
-    } else if (action instanceof FaultAction.Delay delay) {
-      vertx.setTimer(Math.max(1, delay.delay().toMillis()), id -> serve(request, api, pending, fault));
-    } else {
-      journal.record(api, pending, 0, false, fault, transport(api));
-      request.connection().close();
-    }
-  }
-
-  private void serve(HttpServerRequest request, ApiRequest api, ApiRequestRecord pending, String fault) {
-    if (PreparedWatch.isWatch(api) && !api.isWebSocketUpgrade()) {
-      httpWatches.handle(request, api, code -> journal.record(api, pending, code, false, fault, "http-watch"));
-      return;
-    }
-    ApiDispatcher.Answer answer = dispatcher.dispatch(api);
-    MockResponse response = answer.response();
-    journal.record(api, pending, response.code(), answer.changed(), fault, answer.generation(),
-        answer.transport());
-    if (response.getWebSocketListener() != null) {
-      RecordedRequest recorded = new RecordedRequest(request.version().alpnName().toUpperCase(Locale.ROOT),
-          io.fabric8.mockwebserver.dsl.HttpMethod.fromVertx(request.method()), request.uri(),
-          Headers.builder().addAll(request.headers()).build(), new Buffer((byte[]) null));
-      request.toWebSocket()
-          .onFailure(e -> {
-            if (!request.response().headWritten()) {
-              request.response().setStatusCode(500).setStatusMessage(String.valueOf(e.getMessage())).end();
-            }
-          })
-          .onSuccess(new ServerWebSocketHandler(recorded, response));
-      return;
-    }
-    request.resume();
-    HttpServerResponse out = request.response();
-    out.setStatusCode(response.code());
-    response.getHeaders().toMultimap().forEach((key, values) -> out.headers().add(key, values));
-    if (response.getBody() != null && response.getBody().size() > 0) {
-      out.end(io.vertx.core.buffer.Buffer.buffer(response.getBody().getBytes()));
-    } else {
-      out.end();
-    }
-  }
-
-  /** Answers an error Status instead of serving the request (a websocket upgrade is refused with it). */
-  private static void refuse(HttpServerRequest request, ApiError error, Integer retryAfterSeconds) {
-    request.resume();
-    HttpServerResponse out = request.response().setStatusCode(error.code())
-        .putHeader("Content-Type", "application/json")
-        .putHeader("Cache-Control", "no-cache, private");
-    if (retryAfterSeconds != null) {
-      out.putHeader("Retry-After", Integer.toString(retryAfterSeconds));
-    }
-    out.end(JsonCodec.write(error.toStatus()));
-  }
-
-  private static String transport(ApiRequest api) {
-    if (!PreparedWatch.isWatch(api)) {
-      return "http";
-    }
-    return api.isWebSocketUpgrade() ? "websocket-watch" : "http-watch";
   }
 
   private static boolean isUpgrade(HttpServerRequest request) {

@@ -3,7 +3,9 @@ package dev.ctk.fake.internal.http;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchSink;
-import io.vertx.core.Vertx;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,11 +20,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Both transports also end a watch whose client does not keep up: when the connection's write queue (at most
  * {@link #WRITE_QUEUE_BYTES}) is full, the watch is closed, as kube-apiserver closes a watcher whose buffer stays
  * full. The client sees its stream end and re-watches from its last resourceVersion.
+ *
+ * <p>Timeouts and bookmarks run on the cluster's timer (one daemon thread); its tasks only close a watch or take the
+ * store lock briefly for a bookmark.
  */
-final class WatchSessions {
+public final class WatchSessions {
 
   /** Bytes a watch connection may have queued for a client that does not read before the watch is closed. */
-  static final int WRITE_QUEUE_BYTES = 8 * 1024 * 1024;
+  public static final int WRITE_QUEUE_BYTES = 8 * 1024 * 1024;
 
   private WatchSessions() {}
 
@@ -31,13 +36,13 @@ final class WatchSessions {
    * informers then re-watch from their last resourceVersion). The timer is armed first and the watch registered
    * last, so nothing that can fail runs after the store knows the watch: a failure leaves no watch behind.
    */
-  static Watch open(Vertx vertx, ObjectStore store, PreparedWatch prepared, WatchSink sink) {
-    TimedSink timed = new TimedSink(vertx, sink);
+  static Watch open(ScheduledExecutorService timer, ObjectStore store, PreparedWatch prepared, WatchSink sink) {
+    TimedSink timed = new TimedSink(sink);
     AtomicReference<Watch> opened = new AtomicReference<>();
     AtomicBoolean expired = new AtomicBoolean();
     Long timeout = prepared.timeoutSeconds();
     if (timeout != null && timeout > 0) {
-      timed.arm(vertx.setTimer(TimeUnit.SECONDS.toMillis(timeout), id -> {
+      timed.arm(schedule(timer, TimeUnit.SECONDS.toMillis(timeout), () -> {
         expired.set(true);
         Watch watch = opened.get();
         if (watch != null) {
@@ -60,7 +65,7 @@ final class WatchSessions {
       long deadline = timeout != null && timeout > 0
           ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout) - TimeUnit.SECONDS.toNanos(PRE_DEADLINE_SECONDS)
           : Long.MAX_VALUE;
-      new Bookmarks(vertx, store, prepared, watch, timed, deadline).scheduleNext();
+      new Bookmarks(timer, store, prepared, watch, timed, deadline).scheduleNext();
     }
     return watch;
   }
@@ -68,9 +73,18 @@ final class WatchSessions {
   /** How long before a watch's deadline kube sends its last bookmark. */
   static final long PRE_DEADLINE_SECONDS = 2;
 
+  /** Schedules a task, or returns {@code null} when the timer is shut down (the cluster is closing). */
+  private static ScheduledFuture<?> schedule(ScheduledExecutorService timer, long millis, Runnable task) {
+    try {
+      return timer.schedule(task, Math.max(1, millis), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      return null;
+    }
+  }
+
   /** A chain of one-shot timers: the next bookmark is due after the interval, or at the pre-deadline time. */
   private static final class Bookmarks {
-    private final Vertx vertx;
+    private final ScheduledExecutorService timer;
     private final ObjectStore store;
     private final PreparedWatch prepared;
     private final Watch watch;
@@ -78,8 +92,9 @@ final class WatchSessions {
     private final long preDeadline;
     private final long intervalNanos;
 
-    Bookmarks(Vertx vertx, ObjectStore store, PreparedWatch prepared, Watch watch, TimedSink sink, long preDeadline) {
-      this.vertx = vertx;
+    Bookmarks(ScheduledExecutorService timer, ObjectStore store, PreparedWatch prepared, Watch watch, TimedSink sink,
+        long preDeadline) {
+      this.timer = timer;
       this.store = store;
       this.prepared = prepared;
       this.watch = watch;
@@ -95,7 +110,7 @@ final class WatchSessions {
       if (last && delayNanos <= 0) {
         return;
       }
-      sink.armBookmark(vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos)), id -> {
+      sink.armBookmark(schedule(timer, TimeUnit.NANOSECONDS.toMillis(delayNanos), () -> {
         send();
         if (!last) {
           scheduleNext();
@@ -115,38 +130,34 @@ final class WatchSessions {
 
   /** Cancels the timeout timer when the watch ends for another reason. */
   private static final class TimedSink implements WatchSink {
-    private final Vertx vertx;
     private final WatchSink delegate;
-    private volatile long timer = -1;
-    private volatile long bookmarkTimer = -1;
+    private volatile ScheduledFuture<?> timer;
+    private volatile ScheduledFuture<?> bookmarkTimer;
     private volatile boolean closed;
 
-    TimedSink(Vertx vertx, WatchSink delegate) {
-      this.vertx = vertx;
+    TimedSink(WatchSink delegate) {
       this.delegate = delegate;
     }
 
-    void arm(long timerId) {
-      this.timer = timerId;
+    void arm(ScheduledFuture<?> timeout) {
+      this.timer = timeout;
       if (closed) {
-        vertx.cancelTimer(timerId);
+        cancel(timeout);
       }
     }
 
     /** Records the pending bookmark timer, so that closing the watch cancels it. */
-    void armBookmark(long timerId) {
-      this.bookmarkTimer = timerId;
+    void armBookmark(ScheduledFuture<?> next) {
+      this.bookmarkTimer = next;
       if (closed) {
-        vertx.cancelTimer(timerId);
+        cancel(next);
       }
     }
 
     /** Cancels the timer without closing the transport (the watch could not be opened). */
     void cancel() {
       closed = true;
-      if (timer >= 0) {
-        vertx.cancelTimer(timer);
-      }
+      cancel(timer);
     }
 
     @Override
@@ -157,13 +168,15 @@ final class WatchSessions {
     @Override
     public void close() {
       closed = true;
-      if (timer >= 0) {
-        vertx.cancelTimer(timer);
-      }
-      if (bookmarkTimer >= 0) {
-        vertx.cancelTimer(bookmarkTimer);
-      }
+      cancel(timer);
+      cancel(bookmarkTimer);
       delegate.close();
+    }
+
+    private static void cancel(ScheduledFuture<?> future) {
+      if (future != null) {
+        future.cancel(false);
+      }
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.ctk.fake.internal.http;
 
-import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchSink;
 import io.fabric8.mockwebserver.http.Response;
@@ -18,7 +17,7 @@ import java.util.List;
  * A watch over a websocket (fabric8's default transport): each event is one text message
  * {@code {"type":..,"object":..}}.
  *
- * <p>The watch is registered with the store when the request is dispatched, before the upgrade is answered, so a
+ * <p>The watch is registered with the store by the {@link RequestPipeline} before the upgrade is answered, so a
  * client that sees its websocket open is guaranteed to receive every later change (and every synthetic event).
  * Events that arrive before mockwebserver calls {@link #onOpen} are buffered. Everything runs on the connection's
  * event loop: the store lock is never held while writing, and each watch receives changes in commit order.
@@ -28,17 +27,29 @@ final class WebSocketWatch extends WebSocketListener {
   private static final int NORMAL_CLOSURE = 1000;
   private static final long UPGRADE_TIMEOUT_MS = 30_000;
 
+  private final Vertx vertx;
+  private final Context context;
   private final Sink sink;
-  private final Watch watch;
+  private volatile Watch watch;
 
-  WebSocketWatch(Vertx vertx, ObjectStore store, PreparedWatch prepared) {
-    Context context = Vertx.currentContext() != null ? Vertx.currentContext() : vertx.getOrCreateContext();
+  WebSocketWatch(Vertx vertx, Context context) {
+    this.vertx = vertx;
+    this.context = context;
     this.sink = new Sink(context);
-    this.watch = WatchSessions.open(vertx, store, prepared, sink);
-    sink.watch = watch;
+  }
+
+  /** The sink the watch is opened with: it buffers until the socket opens. */
+  WatchSink sink() {
+    return sink;
+  }
+
+  /** The watch is registered; closes it if the upgrade does not complete within 30 seconds. */
+  void attach(Watch opened) {
+    this.watch = opened;
+    sink.watch = opened;
     vertx.setTimer(UPGRADE_TIMEOUT_MS, id -> context.runOnContext(v -> {
       if (sink.webSocket == null) {
-        watch.close();
+        opened.close();
       }
     }));
   }
@@ -50,17 +61,24 @@ final class WebSocketWatch extends WebSocketListener {
 
   @Override
   public void onClosing(WebSocket webSocket, int code, String reason) {
-    watch.close();
+    closeWatch();
   }
 
   @Override
   public void onClosed(WebSocket webSocket, int code, String reason) {
-    watch.close();
+    closeWatch();
   }
 
   @Override
   public void onFailure(WebSocket webSocket, Throwable error, Response response) {
-    watch.close();
+    closeWatch();
+  }
+
+  private void closeWatch() {
+    Watch w = watch;
+    if (w != null) {
+      w.close();
+    }
   }
 
   /**

@@ -8,21 +8,27 @@
  * which kubectl {@code get -w}, client-go and fabric8 with {@code onlyHttpWatches} use) cannot be expressed, and its
  * dispatcher runs on the Vert.x event loop, where it must never block waiting for changes. So ctk runs its own
  * Vert.x {@code HttpServer} (own Vert.x instance, HTTP/1.1, plain HTTP, the websocket sub-protocols mockwebserver
- * sets) and splits requests in {@link dev.ctk.fake.internal.http.FakeHttpServer}:
+ * sets).
+ *
+ * <h2>One pipeline, two transports</h2>
+ * {@link dev.ctk.fake.internal.http.RequestPipeline} holds the steps every request goes through: describe it for the
+ * journal, let the fault engine decide (error Status, delay, dropped connection), then serve it (watches are
+ * registered with the store before the client sees them open; everything else goes to
+ * {@link dev.ctk.fake.internal.http.ApiDispatcher}), and record it in the journal before the answer leaves. A
+ * transport only carries a request in and its answer out, as an {@link dev.ctk.fake.internal.http.ApiExchange}:
  * <ul>
- *   <li>a non-websocket {@code GET ...?watch=true} goes to {@link dev.ctk.fake.internal.http.ChunkedWatchStream},
- *       which writes newline-delimited JSON on a chunked response;
- *   <li>everything else goes to a subclass of mockwebserver's {@code HttpServerRequestHandler} calling ctk's
- *       {@code Dispatcher} subclass ({@link dev.ctk.fake.internal.http.ApiDispatcher}); websocket watches (fabric8's
- *       default) answer {@code MockResponse.withWebSocketUpgrade(..)} with a
- *       {@link dev.ctk.fake.internal.http.WebSocketWatch} listener.
+ *   <li>{@link dev.ctk.fake.internal.http.FakeHttpServer} with {@code VertxExchange}: HTTP-streaming watches are
+ *       written as newline-delimited JSON on a chunked response ({@code ChunkedWatchStream}); websocket watches
+ *       (fabric8's default) are upgraded through mockwebserver's {@code ServerWebSocketHandler} to a
+ *       {@code WebSocketWatch} listener;
+ *   <li>the in-process transport ({@code dev.ctk.fake.internal.inprocess}) for fabric8 clients in this JVM.
  * </ul>
  * No cleaner way to stay on {@code KubernetesMockServer} was found: its server, handler and Vert.x instance are
  * private, so streaming would need reflection or a fork.
  *
- * <p>Both transports register their watch with the store under its lock and hand every event back to the
- * connection's event loop, so the lock is never held across network I/O and each watch receives changes in commit
- * order.
+ * <p>Watches register with the store under its lock and hand every event to the connection's event loop (or the
+ * in-process delivery threads), so the lock is never held across I/O and each watch receives changes in commit
+ * order. Watch timeouts, bookmarks and delayed requests run on the cluster's timer thread.
  *
  * <h2>Limits</h2>
  * Plain HTTP only (no TLS, no authentication); JSON (and YAML request bodies) only, no protobuf or CBOR; no Table

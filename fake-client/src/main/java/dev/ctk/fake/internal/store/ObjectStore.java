@@ -406,6 +406,9 @@ public final class ObjectStore {
     return locked(action);
   }
 
+  /** Whether the calling thread holds the store lock (it runs inside a transaction, an admission hook, a callback). */
+  public boolean isLockedByCurrentThread() { return lock.isHeldByCurrentThread(); }
+
   /**
    * Removes an object written earlier in the same transaction, ignoring finalizers, as the undo of a failed batch.
    * Watchers see a DELETED event; removing a CRD removes its kind and objects, as a delete would.

@@ -1,0 +1,122 @@
+package dev.ctk.fake;
+
+import dev.ctk.fake.internal.FakeApiServer;
+import dev.ctk.fake.internal.ObjectJson;
+import dev.ctk.fake.internal.http.ListenException;
+import dev.ctk.fake.internal.seed.SeedDocument;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a {@link FakeCluster} makes its fabric8 clients and describes itself to other clients: the client
+ * configuration, the kubeconfig, and the message when the HTTP listener cannot start; also the builder's seed
+ * batch.
+ *
+ * <p>Every client it builds, on either transport, uses the JVM-wide {@link ObjectJson#shared()} serialization: a
+ * fresh one per client would warm Jackson up again for each test.
+ */
+final class ClusterClients {
+
+  private ClusterClients() {}
+
+  /** A client over the given transport. */
+  static KubernetesClient newClient(FakeApiServer server, ClientTransport transport, Config httpConfig) {
+    KubernetesClientBuilder builder = new KubernetesClientBuilder()
+        .withKubernetesSerialization(ObjectJson.shared());
+    if (transport == ClientTransport.HTTP) {
+      return builder.withConfig(httpConfig).build();
+    }
+    return builder.withConfig(config(server.inProcess().masterUrl()))
+        .withHttpClientFactory(server.inProcess().factory())
+        .build();
+  }
+
+  /**
+   * The settings of every client ctk makes, from {@link Config#empty()} so that no kubeconfig file, environment
+   * variable or system property of the machine leaks in.
+   */
+  static Config config(String masterUrl) {
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(masterUrl)
+        .withNamespace("default")
+        .withConnectionTimeout(5_000)
+        .withRequestTimeout(10_000)
+        .withRequestRetryBackoffLimit(0)
+        .withRequestRetryBackoffInterval(100)
+        .withWatchReconnectInterval(100)
+        .withWatchReconnectLimit(-1)
+        .withHttp2Disable(true)
+        .build();
+  }
+
+  /** A kubeconfig naming the cluster, user and context {@value FakeCluster#CONTEXT}. */
+  static String kubeconfig(String url) {
+    return "apiVersion: v1\n"
+        + "kind: Config\n"
+        + "clusters:\n"
+        + "- name: " + FakeCluster.CONTEXT + "\n"
+        + "  cluster:\n"
+        + "    server: " + url + "\n"
+        + "users:\n"
+        + "- name: " + FakeCluster.CONTEXT + "\n"
+        + "  user: {}\n"
+        + "contexts:\n"
+        + "- name: " + FakeCluster.CONTEXT + "\n"
+        + "  context:\n"
+        + "    cluster: " + FakeCluster.CONTEXT + "\n"
+        + "    user: " + FakeCluster.CONTEXT + "\n"
+        + "    namespace: default\n"
+        + "current-context: " + FakeCluster.CONTEXT + "\n"
+        + "preferences: {}\n";
+  }
+
+  /** Writes a kubeconfig to a file (parent directories are created). */
+  static Path write(Path file, String kubeconfig) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(file, kubeconfig, StandardCharsets.UTF_8);
+      return file;
+    } catch (IOException e) {
+      throw new FakeClusterException("Cannot write the kubeconfig to " + file.toAbsolutePath() + ": " + e
+          + ". Choose a writable path.", e);
+    }
+  }
+
+  /** What a builder seeds, in order: its CRDs, its objects, then its files. */
+  static List<SeedDocument> seed(ObjectJson json, List<CustomResourceDefinition> crds, List<HasMetadata> objects,
+      List<List<SeedDocument>> files) {
+    List<SeedDocument> seed = new ArrayList<>();
+    for (int i = 0; i < crds.size(); i++) {
+      seed.add(new SeedDocument("withCrds(..)", i + 1, 0, json.toJson(crds.get(i))));
+    }
+    for (int i = 0; i < objects.size(); i++) {
+      seed.add(new SeedDocument("withObjects(..)", i + 1, 0, json.toJson(objects.get(i))));
+    }
+    files.forEach(seed::addAll);
+    return seed;
+  }
+
+  /** The listener could not start: what, why, and the fix. */
+  static FakeClusterException listenFailure(ListenException e) {
+    return new FakeClusterException("Cannot start the fake API server on " + e.host() + ":" + e.port() + ": "
+        + e.getMessage() + (e.addressInUse()
+            ? ". Another process holds that port. Choose another port with withPort(..), or withPort(0) for a "
+                + "free one."
+            : ". The host \"" + e.host() + "\" is not an address of this machine (or does not resolve). Choose "
+                + "a local one with withHost(..): 127.0.0.1 (the default), localhost, or 0.0.0.0 for every "
+                + "interface."), e);
+  }
+}

@@ -1,0 +1,179 @@
+package dev.ctk.fake.internal.inprocess;
+
+import dev.ctk.fake.internal.http.WatchSessions;
+import dev.ctk.fake.internal.watch.Watch;
+import dev.ctk.fake.internal.watch.WatchSink;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit
+ * order: it only appends and, if no drain is under way, schedules one on the {@link WatchDelivery}. One drain per
+ * watch at a time, so events leave in queue order, and never on the writer's thread or under the store lock.
+ *
+ * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events
+ * at most). The close is handed over after the last queued event, without demand. When more than
+ * {@link WatchSessions#WRITE_QUEUE_BYTES} characters wait, the watch is closed and what waits is discarded, as the
+ * HTTP path closes a connection whose write queue is full; the client re-watches from its last resourceVersion.
+ */
+abstract class WatchQueue implements WatchSink {
+
+  private final Executor delivery;
+  private final ArrayDeque<String> queue = new ArrayDeque<>();
+  private long queuedChars;
+  private long demand;
+  private boolean started;
+  private boolean closeRequested;
+  private boolean closeDelivered;
+  private boolean draining;
+  private boolean overflowed;
+  private volatile Watch watch;
+
+  WatchQueue(Executor delivery, long initialDemand) {
+    this.delivery = delivery;
+    this.demand = initialDemand;
+  }
+
+  /** The most events one unit of demand hands over. */
+  abstract int batchLimit();
+
+  /** Hands events to the client (on a delivery thread). */
+  abstract void deliver(List<String> events) throws Exception;
+
+  /** Tells the client the stream ended (on a delivery thread), once. */
+  abstract void deliverClose();
+
+  /** Tells the client the stream broke because its own callback failed (on a delivery thread), once. */
+  abstract void deliverFailure(Exception failure);
+
+  /** The watch is registered and the client has its answer: delivery may begin. */
+  final void start(Watch opened) {
+    boolean closeNow;
+    synchronized (this) {
+      watch = opened;
+      started = true;
+      closeNow = overflowed;
+    }
+    if (closeNow) {
+      delivery.execute(opened::close);
+    }
+    schedule();
+  }
+
+  /** One more unit of demand from the client. */
+  final void addDemand() {
+    synchronized (this) {
+      demand++;
+    }
+    schedule();
+  }
+
+  /** The client goes away: the store watch is closed (which closes this sink) and nothing more is handed over. */
+  final void clientGone() {
+    Watch w;
+    synchronized (this) {
+      queue.clear();
+      queuedChars = 0;
+      closeRequested = true;
+      w = watch;
+    }
+    if (w != null) {
+      w.close();
+    }
+    schedule();
+  }
+
+  /** The store watch, once started ({@code null} before). */
+  final Watch watch() {
+    return watch;
+  }
+
+  @Override
+  public final void send(String eventJson) {
+    boolean overflow = false;
+    Watch w;
+    synchronized (this) {
+      if (closeRequested || overflowed) {
+        return;
+      }
+      queue.add(eventJson);
+      queuedChars += eventJson.length();
+      if (queuedChars > WatchSessions.WRITE_QUEUE_BYTES) {
+        overflowed = true;
+        overflow = true;
+        queue.clear();
+        queuedChars = 0;
+      }
+      w = watch;
+    }
+    if (overflow && w != null) {
+      // not inline: send runs under the store lock, inside the hub's fan-out
+      delivery.execute(w::close);
+    }
+    schedule();
+  }
+
+  @Override
+  public final void close() {
+    synchronized (this) {
+      closeRequested = true;
+    }
+    schedule();
+  }
+
+  private void schedule() {
+    synchronized (this) {
+      if (draining || !started || closeDelivered) {
+        return;
+      }
+      draining = true;
+    }
+    delivery.execute(this::drain);
+  }
+
+  private void drain() {
+    while (true) {
+      List<String> batch = null;
+      synchronized (this) {
+        if (closeDelivered) {
+          draining = false;
+          return;
+        }
+        if (demand > 0 && !queue.isEmpty()) {
+          int size = Math.min(batchLimit(), queue.size());
+          batch = new ArrayList<>(size);
+          for (int i = 0; i < size; i++) {
+            String event = queue.poll();
+            queuedChars -= event.length();
+            batch.add(event);
+          }
+          demand--;
+        } else if (queue.isEmpty() && closeRequested) {
+          closeDelivered = true;
+        } else {
+          draining = false;
+          return;
+        }
+      }
+      if (batch == null) {
+        deliverClose();
+        continue;
+      }
+      try {
+        deliver(batch);
+      } catch (Exception e) {
+        synchronized (this) {
+          closeDelivered = true;
+          queue.clear();
+        }
+        Watch w = watch;
+        if (w != null) {
+          w.close();
+        }
+        deliverFailure(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The in-process transport: a fabric8 {@code HttpClient.Factory} whose clients hand requests to the fake's
+ * {@link dev.ctk.fake.internal.http.RequestPipeline} inside this JVM, without a socket or an HTTP codec. The
+ * default for the clients {@code FakeCluster} hands out, and {@code FakeCluster.httpClientFactory()} for clients a
+ * test builds itself.
+ *
+ * <ul>
+ *   <li>Requests run on the caller's thread and are answered as complete bodies; faults, the request journal
+ *       (transport {@code in-process}), admission and garbage collection behave exactly as over HTTP, because the
+ *       same pipeline serves both.
+ *   <li>Watches of both kinds fabric8 uses (websocket, and HTTP streaming with {@code onlyHttpWatches}) are
+ *       registered before the client sees them open. Their events queue per watch and are handed to fabric8 on a
+ *       per-cluster pool of daemon threads ({@code ctk-fake-<n>-watch-<k>}), one message per websocket
+ *       {@code request()} (the first without one) and every queued line per streaming {@code consume()}. A watch
+ *       with more than 8 MiB of events waiting for a client that does not ask for them is closed, as over HTTP;
+ *       the client re-watches from its last resourceVersion.
+ *   <li>Closing a client closes the watches it opened; closing the cluster delivers the watches' closes, then
+ *       stops the delivery threads. Requests after that fail as a refused connection.
+ *   <li>A request sent while the calling thread holds the store's write lock (an admission hook calling the API)
+ *       is answered 500 with a message saying so, instead of nesting one transaction in another.
+ * </ul>
+ *
+ * <h2>Limits</h2>
+ * Only fabric8 clients in this JVM that are given the factory use it: kubectl, client-go, io.kubernetes
+ * client-java, other JVMs, and fabric8 clients that find their factory through {@code ServiceLoader} (a plain
+ * {@code new KubernetesClientBuilder().build()} from a kubeconfig) use the HTTP listener. TLS, authentication,
+ * proxies, HTTP/2, redirects and protocol-level behaviour (header size limits, {@code 100-continue}, chunk
+ * framing) are not exercised; the master URL of a client is ignored. Methods other than GET, POST, PUT, PATCH and
+ * DELETE are not refused with 405 as over HTTP. Websocket messages from the client are ignored. There is no
+ * timeout on a websocket upgrade (it completes at once). The classes extend fabric8's {@code StandardHttpClient}
+ * and {@code StandardHttpClientBuilder}, which are public but not a documented extension point: a fabric8
+ * upgrade may need changes here. fabric8 7.8.0's HTTP-streaming watch mis-decodes a chunk that holds multi-byte
+ * UTF-8 characters (on both transports); websocket watches, the default, are not affected.
+ */
+package dev.ctk.fake.internal.inprocess;
