@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The main class of {@code benchmarks.jar}: JMH's own command line ({@code org.openjdk.jmh.Main}, every option
  * works), except that the real-server benchmarks this machine cannot run are excluded (JMH's {@code -e}) with one
- * line saying why, instead of failing. Everything else is JMH's.
+ * line saying why, instead of failing, and that the {@link MeasuredFigures} profiler is always on (it prints the
+ * figures benchmarks measure themselves). Everything else is JMH's.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar -f 1 -wi 0 -i 1 -r 1s WriteToInformerBenchmark -p n=1000
@@ -27,8 +28,13 @@ public final class BenchmarksMain {
    */
   public static void main(String[] args) throws Exception {
     List<String> jmhArgs = new ArrayList<>(List.of(args));
-    skip(jmhArgs, "LocalApiServerBenchmark", RealServers.localUnavailableReason());
-    skip(jmhArgs, "ContainerApiServerBenchmark", RealServers.containerUnavailableReason());
+    for (RealServerKind kind : RealServerKind.values()) {
+      skip(jmhArgs, kind.benchmark().getSimpleName(), kind.unavailableReason());
+    }
+    if (!jmhArgs.contains(MeasuredFigures.class.getName())) {
+      jmhArgs.add(0, MeasuredFigures.class.getName());
+      jmhArgs.add(0, "-prof");
+    }
     org.openjdk.jmh.Main.main(jmhArgs.toArray(String[]::new));
   }
 

@@ -51,7 +51,7 @@ public class ListAndFanOutBenchmark {
   public static class Loaded {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "FABRIC8_CRUD_MOCK"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
     public Target target;
 
     private ClusterUnderTest cluster;
@@ -83,7 +83,7 @@ public class ListAndFanOutBenchmark {
   public static class Watched {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "FABRIC8_CRUD_MOCK"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
     public Target target;
 
     private InformedCluster cluster;

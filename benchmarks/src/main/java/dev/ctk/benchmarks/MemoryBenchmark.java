@@ -3,7 +3,6 @@ package dev.ctk.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -22,12 +21,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * The heap a server keeps for 10,000 ConfigMaps. Method: start a fresh server (no informer), run
  * {@code System.gc()} three times and read the used heap ({@code MemoryMXBean}); store 10,000 ConfigMaps through
  * {@link ClusterUnderTest#store}; run {@code System.gc()} three times again and read the used heap. The difference,
- * in kilobytes, is the secondary result {@code retainedKilobytes}: what the server holds for those objects (the
- * store, and for ctk the watch history of their ADDED events, 10,000 by default). The JVM runs with
- * {@code -XX:+UseSerialGC} so that {@code System.gc()} is one full, stop-the-world collection.
+ * in KiB, is the secondary result {@code retainedKilobytes}, reported through {@link MeasuredFigures} once per
+ * iteration and as the mean of the iterations: what the server holds for those objects (the store, and for ctk the
+ * watch history of their ADDED events, 10,000 by default). The JVM runs with {@code -XX:+UseSerialGC} so that
+ * {@code System.gc()} is one full, stop-the-world collection.
  *
  * <p>The primary score (the time of one shot: the load plus the collections) is not a figure to quote; read
- * {@code ·retainedKilobytes}.
+ * {@code :retainedKilobytes}. It needs the {@link MeasuredFigures} profiler, which {@link BenchmarksMain} turns on.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar MemoryBenchmark
@@ -45,27 +45,12 @@ public class MemoryBenchmark {
   /** How many ConfigMaps are loaded. */
   public static final int LOADED = 10_000;
 
-  /** The measured heap, reported by JMH next to the score. */
-  @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.EVENTS)
-  public static class Heap {
-
-    /** Used heap after GC with the ConfigMaps loaded, minus before, in kilobytes. */
-    public long retainedKilobytes;
-
-    /** Clears the figure for a new iteration. */
-    @Setup(Level.Iteration)
-    public void clear() {
-      retainedKilobytes = 0;
-    }
-  }
-
   /** A fresh server per shot. */
   @State(Scope.Thread)
   public static class Server {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "FABRIC8_CRUD_MOCK"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
     public Target target;
 
     private ClusterUnderTest cluster;
@@ -87,17 +72,16 @@ public class MemoryBenchmark {
    * Load 10,000 ConfigMaps and measure the heap they take.
    *
    * @param server the fresh server
-   * @param heap where the figure goes
    * @return the used heap after loading, in bytes
    */
   @Benchmark
-  public long usedHeapFor10kConfigMaps(Server server, Heap heap) {
+  public long usedHeapFor10kConfigMaps(Server server) {
     long before = usedHeapAfterGc();
     for (int i = 1; i <= LOADED; i++) {
       server.cluster.store(ConfigMaps.numbered(i));
     }
     long after = usedHeapAfterGc();
-    heap.retainedKilobytes = (after - before) / 1024;
+    MeasuredFigures.record("retainedKilobytes", (after - before) / 1024.0, "KiB");
     return after;
   }
 

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PerTestSetupBenchmark {
 
   /** Which server. */
-  @Param({"CTK_FAKE", "FABRIC8_CRUD_MOCK"})
+  @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
   public Target target;
 
   /**

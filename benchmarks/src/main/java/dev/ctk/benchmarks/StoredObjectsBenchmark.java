@@ -46,8 +46,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class StoredObjectsBenchmark {
 
   /** {@code TARGET/stored}, e.g. {@code CTK_FAKE/100000}. */
-  @Param({"CTK_FAKE/1000", "CTK_FAKE/10000", "CTK_FAKE/100000", "FABRIC8_CRUD_MOCK/1000",
-      "FABRIC8_CRUD_MOCK/10000"})
+  @Param({"CTK_FAKE/1000", "CTK_FAKE/10000", "CTK_FAKE/100000", "CTK_FAKE_HTTP/1000", "CTK_FAKE_HTTP/10000",
+      "CTK_FAKE_HTTP/100000", "FABRIC8_CRUD_MOCK/1000", "FABRIC8_CRUD_MOCK/10000"})
   public String targetAndStored;
 
   private ClusterUnderTest cluster;

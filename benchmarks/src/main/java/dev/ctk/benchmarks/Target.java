@@ -1,5 +1,6 @@
 package dev.ctk.benchmarks;
 
+import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
@@ -16,8 +17,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The in-process API servers the benchmarks compare, each started fresh and empty, with a fabric8 client bound to
- * it. Both serve plain HTTP on 127.0.0.1 and are reached through the same fabric8 7.8.0 client stack.
+ * The in-JVM API servers the benchmarks compare, each started fresh and empty, with a fabric8 7.8.0 client bound to
+ * it: ctk's fake through its default client transport ({@link #CTK_FAKE}) and explicitly over loopback HTTP
+ * ({@link #CTK_FAKE_HTTP}), and fabric8's CRUD mock over loopback HTTP ({@link #FABRIC8_CRUD_MOCK}). All three use
+ * the same fabric8 client stack above the HTTP layer (serialization, informers, retries, interceptors).
  *
  * <pre>{@code
  * try (ClusterUnderTest cluster = Target.CTK_FAKE.start()) {
@@ -29,12 +32,26 @@ import java.util.logging.Logger;
  */
 public enum Target {
 
-  /** ctk's {@link FakeCluster}: its shared client, namespace {@code default}. */
+  /**
+   * ctk's {@link FakeCluster} as {@code FakeCluster.start()} builds it, on its default {@link ClientTransport}
+   * (in-process once that transport is the default: requests handed to the fake without a socket); its shared
+   * client, namespace {@code default}.
+   */
   CTK_FAKE {
     @Override
     public ClusterUnderTest start() {
-      FakeCluster cluster = FakeCluster.start();
-      return new ClusterUnderTest(this, cluster.client(), cluster, cluster::close);
+      return fake(this, FakeCluster.builder());
+    }
+  },
+
+  /**
+   * ctk's {@link FakeCluster} with {@code withClientTransport(ClientTransport.HTTP)}: its shared client talks to the
+   * fake's Vert.x listener on 127.0.0.1 over HTTP, as fabric8's mock is reached; namespace {@code default}.
+   */
+  CTK_FAKE_HTTP {
+    @Override
+    public ClusterUnderTest start() {
+      return fake(this, FakeCluster.builder().withClientTransport(ClientTransport.HTTP));
     }
   },
 
@@ -66,6 +83,11 @@ public enum Target {
    * @return the running server; the caller closes it
    */
   public abstract ClusterUnderTest start();
+
+  private static ClusterUnderTest fake(Target target, FakeCluster.Builder builder) {
+    FakeCluster cluster = builder.build();
+    return new ClusterUnderTest(target, cluster.client(), cluster, cluster::close);
+  }
 
   /**
    * fabric8's mock logs one INFO line per request through java.util.logging to the console; at thousands of

@@ -1,6 +1,7 @@
 /**
- * JMH benchmarks that put ctk's fake API server, fabric8's {@code KubernetesMockServer} in CRUD mode and, where one
- * can run, a real kube-apiserver (local binaries or containers) through the same work with the same fabric8 client:
+ * JMH benchmarks that put ctk's fake API server (through its default client transport and over HTTP), fabric8's
+ * {@code KubernetesMockServer} in CRUD mode and, where one can run, a real kube-apiserver (local binaries or
+ * containers) through the same work with the same fabric8 client:
  * per-test setup, write to informer, LIST and watch fan-out, a whole controller test, envtest cold start and reuse,
  * cost per operation against stored objects, and heap per 10,000 ConfigMaps. {@code BENCHMARKS.md} at the top of
  * the repository says how to run them and holds the table.
@@ -17,7 +18,11 @@
  *       beside it as child processes or containers. No figure here is a remote cluster's.
  *   <li>Benchmark 4 uses its own small controller of the nginx example's shape, not the example itself (the
  *       examples module is not a dependency: it would bring the Java Operator SDK and the Kubernetes Java client).
- *   <li>ctk's fake is reached over HTTP only; an in-process transport does not exist yet (issue 7).
+ *   <li>ctk's fake is measured through its default client transport ({@code CTK_FAKE}) and over HTTP
+ *       ({@code CTK_FAKE_HTTP}); the non-Java clients that only HTTP serves (kubectl, client-go, client-java) are
+ *       not measured.
+ *   <li>Figures a benchmark measures itself (heap, creates per second) appear only with the {@link
+ *       dev.ctk.benchmarks.MeasuredFigures} profiler, which {@code BenchmarksMain} turns on.
  *   <li>fabric8's mock is not loaded with 100,000 objects by default: at its create cost that load does not finish
  *       in reasonable time.
  *   <li>The container variant never pulls images: it runs only with {@code ctk.container.local-image}.

@@ -11,13 +11,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Collects the outcome of every scenario on every target and reports the fidelity: one line per real server,
- * {@code ctk contract: N of M scenarios match between the fake and kube-apiserver vX.Y.Z (K known differences, F
- * mismatches)}, followed by one line per known difference and per mismatch; and a Markdown table in
- * {@code target/contract-report.md}.
+ * Collects the outcome of every scenario on every target and reports the transport parity, {@code ctk contract: N
+ * of M scenarios observed equal on the fake's http and in-process transports (D differ)}, with one line per
+ * differing value; then the fidelity: one line per real server, {@code ctk contract: N of M scenarios match between
+ * the fake and kube-apiserver vX.Y.Z (K known differences, F mismatches)}, followed by one line per known difference
+ * and per mismatch; and a Markdown table in {@code target/contract-report.md}.
  *
  * <pre>{@code
- * report.fake(scenario, observation.unmetExpectations());
+ * report.fake(scenario, "ok");
+ * report.fakeInProcess(scenario, "ok", TransportParity.of(scenario, httpValues, inProcessValues));
  * report.real("kube-apiserver v1.20.2 (local binaries)", "kube-apiserver v1.20.2", comparison);
  * report.print(System.out);
  * }</pre>
@@ -27,6 +29,8 @@ final class ContractReport {
   private static final int CONSOLE_VALUE_LIMIT = 240;
 
   private final Map<Scenario, String> fakeOutcomes = new LinkedHashMap<>();
+  private final Map<Scenario, String> inProcessOutcomes = new LinkedHashMap<>();
+  private final Map<Scenario, TransportParity> parities = new LinkedHashMap<>();
   private final Map<String, ServerResults> servers = new LinkedHashMap<>();
 
   private static final class ServerResults {
@@ -35,9 +39,22 @@ final class ContractReport {
     final Map<Scenario, Comparison> comparisons = new LinkedHashMap<>();
   }
 
-  /** Records the fake's run: {@code ok}, or what it got wrong. */
+  /** Records the fake's run over HTTP: {@code ok}, or what it got wrong. */
   synchronized void fake(Scenario scenario, String outcome) {
     fakeOutcomes.put(scenario, outcome);
+  }
+
+  /**
+   * Records the fake's run over its in-process transport.
+   *
+   * @param scenario the scenario
+   * @param outcome {@code ok}, or what it got wrong
+   * @param parity its observation against the HTTP run's
+   */
+  synchronized void fakeInProcess(Scenario scenario, String outcome, TransportParity parity) {
+    fakeOutcomes.putIfAbsent(scenario, "not run");
+    inProcessOutcomes.put(scenario, outcome);
+    parities.put(scenario, parity);
   }
 
   /**
@@ -58,9 +75,23 @@ final class ContractReport {
     servers.computeIfAbsent(server, k -> new ServerResults()).unavailableReason = reason;
   }
 
-  /** The lines for CI output: a fidelity line per real server, then its known differences and mismatches. */
+  /**
+   * The lines for CI output: the transport parity line (when an in-process run was recorded) and each value that
+   * differs between the transports; then a fidelity line per real server, its known differences and mismatches.
+   */
   synchronized List<String> lines() {
     List<String> lines = new ArrayList<>();
+    if (!parities.isEmpty()) {
+      long equal = parities.values().stream().filter(TransportParity::equal).count();
+      lines.add("ctk contract: " + equal + " of " + parities.size() + " scenarios observed equal on the fake's http "
+          + "and in-process transports (" + (parities.size() - equal) + " differ)");
+      for (TransportParity p : parities.values()) {
+        for (Comparison.Difference d : p.differences()) {
+          lines.add("  TRANSPORT DIFFERENCE: " + p.scenario().displayName() + " | " + d.key() + ": http "
+              + clip(d.fake()) + " | in-process " + clip(d.real()));
+        }
+      }
+    }
     if (servers.values().stream().allMatch(r -> r.comparisons.isEmpty())) {
       String reason = servers.values().stream().map(r -> r.unavailableReason).filter(r -> r != null).findFirst()
           .orElse(servers.isEmpty() ? "none was asked for" : "no scenario ran against one");
@@ -95,22 +126,26 @@ final class ContractReport {
     out.flush();
   }
 
-  /** Writes the Markdown report: the fidelity lines, a table scenario x target, then every difference in full. */
+  /**
+   * Writes the Markdown report: the parity and fidelity lines, a table scenario x target (the in-process column
+   * says whether its observation equals the HTTP run's), then every difference in full.
+   */
   synchronized void writeMarkdown(Path file) {
     StringBuilder md = new StringBuilder("# ctk contract report\n\n");
-    md.append("Every scenario runs on ctk's fake API server (asserting kube's answers) and on each real "
-        + "kube-apiserver available; the two observations are compared value by value.\n\n");
+    md.append("Every scenario runs on ctk's fake API server through both client transports, http and in-process "
+        + "(asserting kube's answers, and that both transports observe the same values), and on each real "
+        + "kube-apiserver available, whose observation is compared value by value with the http fake's.\n\n");
     lines().stream().filter(l -> l.startsWith("ctk contract:")).forEach(l -> md.append("    ").append(l)
         .append('\n'));
-    md.append("\n| # | scenario | fake |");
+    md.append("\n| # | scenario | fake (http) | fake (in-process) |");
     servers.keySet().forEach(s -> md.append(' ').append(s).append(" |"));
-    md.append("\n|---|---|---|");
+    md.append("\n|---|---|---|---|");
     servers.keySet().forEach(s -> md.append("---|"));
     md.append('\n');
     int i = 0;
     for (Map.Entry<Scenario, String> e : fakeOutcomes.entrySet()) {
       md.append("| ").append(++i).append(" | ").append(cell(e.getKey().displayName())).append(" | ")
-          .append(cell(e.getValue())).append(" |");
+          .append(cell(e.getValue())).append(" | ").append(inProcessCell(e.getKey())).append(" |");
       for (ServerResults results : servers.values()) {
         Comparison c = results.comparisons.get(e.getKey());
         md.append(' ').append(c == null ? "not run" : switch (c.result()) {
@@ -120,6 +155,18 @@ final class ContractReport {
         }).append(" |");
       }
       md.append('\n');
+    }
+    List<TransportParity> unequal = parities.values().stream().filter(p -> !p.equal()).toList();
+    if (!unequal.isEmpty()) {
+      md.append("\n## Differences between the fake's http and in-process transports\n");
+      for (TransportParity p : unequal) {
+        md.append("\n### ").append(p.scenario().displayName()).append('\n');
+        for (Comparison.Difference d : p.differences()) {
+          md.append("\n- `").append(d.key()).append("`")
+              .append("\n  - http: `").append(d.fake().replace('`', '\'')).append("`")
+              .append("\n  - in-process: `").append(d.real().replace('`', '\'')).append("`\n");
+        }
+      }
     }
     servers.forEach((server, results) -> {
       List<Comparison> different = results.comparisons.values().stream()
@@ -144,6 +191,17 @@ final class ContractReport {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the contract report " + file.toAbsolutePath(), e);
     }
+  }
+
+  private String inProcessCell(Scenario scenario) {
+    String outcome = inProcessOutcomes.get(scenario);
+    TransportParity parity = parities.get(scenario);
+    if (outcome == null || parity == null) {
+      return "not run";
+    }
+    int n = parity.differences().size();
+    return cell(outcome) + (parity.equal() ? ", equal to http"
+        : ", **" + n + (n == 1 ? " value differs" : " values differ") + " from http**");
   }
 
   private static long count(ServerResults results, Comparison.Result result) {

@@ -20,10 +20,12 @@ class ContractReportTest {
       .knownDifference("data.*", "never mind").body((t, o) -> { });
 
   @Test
-  void should_print_one_fidelity_line_then_each_difference() {
+  void should_print_the_transport_parity_line_then_one_fidelity_line_then_each_difference() {
     ContractReport report = reportWithThreeScenarios();
 
     assertThat(report.lines()).containsExactly(
+        "ctk contract: 2 of 3 scenarios observed equal on the fake's http and in-process transports (1 differ)",
+        "  TRANSPORT DIFFERENCE: reads: broken | data.k: http v | in-process <not observed>",
         "ctk contract: 1 of 3 scenarios match between the fake and kube-apiserver v1.20.2 (1 known differences, "
             + "1 mismatches)",
         "  known difference: defaulting: known | suspend: fake false | kube-apiserver v1.20.2 <absent> | field "
@@ -49,10 +51,12 @@ class ContractReportTest {
     reportWithThreeScenarios().writeMarkdown(file);
 
     assertThat(Files.readString(file)).contains(
-        "| # | scenario | fake | " + REAL + " |\n|---|---|---|---|\n"
-            + "| 1 | writes: same | ok | match |\n"
-            + "| 2 | defaulting: known | ok | known difference |\n"
-            + "| 3 | reads: broken | 1 unmet | **mismatch** |\n",
+        "| # | scenario | fake (http) | fake (in-process) | " + REAL + " |\n|---|---|---|---|---|\n"
+            + "| 1 | writes: same | ok | ok, equal to http | match |\n"
+            + "| 2 | defaulting: known | ok | ok, equal to http | known difference |\n"
+            + "| 3 | reads: broken | 1 unmet | 1 unmet, **1 value differs from http** | **mismatch** |\n",
+        "## Differences between the fake's http and in-process transports\n\n### reads: broken\n\n- `data.k`\n"
+            + "  - http: `v`\n  - in-process: `<not observed>`\n",
         "### Mismatch: reads: broken\n\n- `code`\n  - fake: `410 Expired`\n  - real: `400 BadRequest`\n");
   }
 
@@ -69,11 +73,43 @@ class ContractReportTest {
         + "kube-apiserver version: then declare it in the scenario with knownDifference(key, reason).");
   }
 
+  @Test
+  void should_list_each_value_that_differs_between_the_transports_and_how_to_resolve_it() {
+    TransportParity parity = TransportParity.of(broken, values("code", "410 Expired", "data.k", "v"),
+        values("code", "400 BadRequest", "extra", "x"));
+
+    assertThat(parity.equal()).isFalse();
+    assertThat(parity.failureMessage()).isEqualTo("Scenario \"reads: broken\" observed 3 different value(s) on the "
+        + "fake's two client transports, which must show the same:\n"
+        + "  code:\n    http:           410 Expired\n    in-process:     400 BadRequest\n"
+        + "  data.k:\n    http:           v\n    in-process:     <not observed>\n"
+        + "  extra:\n    http:           <not observed>\n    in-process:     x\n"
+        + "The in-process transport must answer exactly as HTTP does (same fake, same request): fix the transport in "
+        + "fake-client (dev.ctk.fake.internal); known differences do not apply between transports.");
+  }
+
+  @Test
+  void should_count_equal_observations_even_where_the_scenario_declares_known_differences() {
+    ContractReport report = new ContractReport();
+    report.fake(broken, "ok");
+    report.fakeInProcess(broken, "ok", TransportParity.of(broken, values("data.k", "v"), values("data.k", "v")));
+    report.unavailable("kube-apiserver (local binaries)", "kube-apiserver not found.");
+
+    assertThat(report.lines()).containsExactly(
+        "ctk contract: 1 of 1 scenarios observed equal on the fake's http and in-process transports (0 differ)",
+        "ctk contract: fidelity not measured: no real kube-apiserver (kube-apiserver not found.)");
+  }
+
   private ContractReport reportWithThreeScenarios() {
     ContractReport report = new ContractReport();
     report.fake(same, "ok");
     report.fake(known, "ok");
     report.fake(broken, "1 unmet");
+    report.fakeInProcess(same, "ok", TransportParity.of(same, values("code", "200"), values("code", "200")));
+    report.fakeInProcess(known, "ok", TransportParity.of(known, values("suspend", "false"),
+        values("suspend", "false")));
+    report.fakeInProcess(broken, "1 unmet", TransportParity.of(broken, values("code", "410 Expired", "data.k", "v"),
+        values("code", "410 Expired")));
     report.real(REAL, "kube-apiserver v1.20.2", Comparison.of(same, values("code", "200"), values("code", "200")));
     report.real(REAL, "kube-apiserver v1.20.2", Comparison.of(known, values("suspend", "false"),
         values("suspend", "<absent>")));

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.ctk.contract.scenarios.Scenarios;
 import dev.ctk.envtest.ApiServer;
+import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,11 +23,15 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The contract suite: every scenario of {@link Scenarios#all()} runs on a fresh fake (garbage collection off, as a
- * bare kube-apiserver has none) and must meet kube's expected answers there; then it runs on each real
- * kube-apiserver available (one per JVM, a fresh namespace per scenario) and both observations must be equal but
- * for the scenario's declared known differences. At the end the fidelity is printed and
- * {@code target/contract-report.md} written.
+ * The contract suite: every scenario of {@link Scenarios#all()} runs twice on a fresh fake (garbage collection off,
+ * as a bare kube-apiserver has none), once per {@link ClientTransport} of its client: {@code fake (http)} and
+ * {@code fake (in-process)}. Each run must meet kube's expected answers, and the in-process run's observation must
+ * equal the HTTP run's exactly (no known differences between the transports). Then the scenario runs on each real
+ * kube-apiserver available (one per JVM, a fresh namespace per scenario), whose observation must equal the HTTP
+ * fake's but for the scenario's declared known differences. At the end the fidelity and the transport parity are
+ * printed and {@code target/contract-report.md} written.
+ *
+ * <p>So each scenario is a container of 2 fake tests plus one test per real server asked for.
  *
  * <p>Targets: {@code CTK_CONTRACT_TARGETS} (comma-separated, default {@code fake,envtest}; {@code container} adds
  * the apiserver + etcd containers). A real server that cannot be had skips its tests with the reason, or fails them
@@ -34,7 +40,9 @@ import org.junit.jupiter.api.TestFactory;
 class ContractSuiteTest {
 
   private static final ContractReport REPORT = new ContractReport();
-  private static final Map<Scenario, Map<String, String>> FAKE_OBSERVATIONS = new ConcurrentHashMap<>();
+  private static final Map<ClientTransport, Map<Scenario, Map<String, String>>> FAKE_OBSERVATIONS =
+      new EnumMap<>(Map.of(ClientTransport.HTTP, new ConcurrentHashMap<>(),
+          ClientTransport.IN_PROCESS, new ConcurrentHashMap<>()));
   private static final List<RealServer> REAL_SERVERS = RealServers.requested(System.getenv("CTK_CONTRACT_TARGETS"));
   private static final boolean REQUIRE_REAL = "true".equalsIgnoreCase(System.getenv("CTK_REQUIRE_ENVTEST"));
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -43,7 +51,8 @@ class ContractSuiteTest {
   Stream<DynamicNode> scenarios() {
     return Scenarios.all().stream().map(scenario -> {
       List<DynamicNode> runs = new ArrayList<>();
-      runs.add(dynamicTest("fake", () -> onFake(scenario)));
+      runs.add(dynamicTest(fakeName(ClientTransport.HTTP), () -> onFake(scenario, ClientTransport.HTTP)));
+      runs.add(dynamicTest(fakeName(ClientTransport.IN_PROCESS), () -> onFake(scenario, ClientTransport.IN_PROCESS)));
       for (RealServer server : REAL_SERVERS) {
         runs.add(dynamicTest("kube-apiserver (" + server.variant() + ")", () -> onReal(scenario, server)));
       }
@@ -70,28 +79,58 @@ class ContractSuiteTest {
     }
   }
 
-  private static void onFake(Scenario scenario) {
-    Run run = runOnFake(scenario);
+  /**
+   * One fake run: kube's expectations must be met; on the in-process transport the observation must also equal the
+   * HTTP run's, value by value.
+   */
+  private static void onFake(Scenario scenario, ClientTransport transport) {
+    Run run = runOnFake(scenario, transport);
     List<String> unmet = run.observation().unmetExpectations();
-    REPORT.fake(scenario, run.error() != null ? "error" : unmet.isEmpty() ? "ok" : unmet.size() + " unmet");
-    if (run.error() != null) {
-      throw new AssertionError("Scenario \"" + scenario.displayName() + "\" failed on the fake: " + run.error(),
-          run.error());
+    TransportParity parity = transport == ClientTransport.IN_PROCESS
+        ? TransportParity.of(scenario, fakeObservation(scenario, ClientTransport.HTTP), run.observation().values())
+        : null;
+    String outcome = run.error() != null ? "error" : unmet.isEmpty() ? "ok" : unmet.size() + " unmet";
+    if (parity == null) {
+      REPORT.fake(scenario, outcome);
+    } else {
+      REPORT.fakeInProcess(scenario, outcome, parity);
     }
+    if (run.error() != null) {
+      throw new AssertionError("Scenario \"" + scenario.displayName() + "\" failed on the " + fakeName(transport)
+          + ": " + run.error(), run.error());
+    }
+    List<String> problems = new ArrayList<>();
     if (!unmet.isEmpty()) {
-      fail("Scenario \"" + scenario.displayName() + "\": the fake does not answer as kube-apiserver does:\n  "
-          + String.join("\n  ", unmet));
+      problems.add("Scenario \"" + scenario.displayName() + "\": the " + fakeName(transport) + " does not answer as "
+          + "kube-apiserver does:\n  " + String.join("\n  ", unmet));
+    }
+    if (parity != null && !parity.equal()) {
+      problems.add(parity.failureMessage());
+    }
+    if (!problems.isEmpty()) {
+      fail(String.join("\n", problems));
     }
   }
 
-  private static Run runOnFake(Scenario scenario) {
+  private static Run runOnFake(Scenario scenario, ClientTransport transport) {
     String namespace = freshNamespace();
-    try (FakeCluster cluster = scenario.configureFake(FakeCluster.builder().withGarbageCollection(false)).build();
-        ContractTarget target = ContractTarget.open("fake", cluster.newClient(), namespace)) {
+    FakeCluster.Builder builder = FakeCluster.builder().withGarbageCollection(false).withClientTransport(transport);
+    try (FakeCluster cluster = scenario.configureFake(builder).build();
+        ContractTarget target = ContractTarget.open(fakeName(transport), cluster.newClient(), namespace)) {
       Run run = Run.of(scenario, target);
-      FAKE_OBSERVATIONS.put(scenario, run.observation().values());
+      FAKE_OBSERVATIONS.get(transport).put(scenario, run.observation().values());
       return run;
     }
+  }
+
+  /** The fake's observation on one transport, from its own test when that ran, else from a run made now. */
+  private static Map<String, String> fakeObservation(Scenario scenario, ClientTransport transport) {
+    Map<String, String> observed = FAKE_OBSERVATIONS.get(transport).get(scenario);
+    return observed != null ? observed : runOnFake(scenario, transport).observation().values();
+  }
+
+  private static String fakeName(ClientTransport transport) {
+    return transport == ClientTransport.HTTP ? "fake (http)" : "fake (in-process)";
   }
 
   private static void onReal(Scenario scenario, RealServer server) {
@@ -106,10 +145,7 @@ class ContractSuiteTest {
     if (api == null) {
       fail(server.displayName() + " did not start, so the scenario cannot be compared: " + server.problem());
     }
-    Map<String, String> fake = FAKE_OBSERVATIONS.get(scenario);
-    if (fake == null) {
-      fake = runOnFake(scenario).observation().values();
-    }
+    Map<String, String> fake = fakeObservation(scenario, ClientTransport.HTTP);
     Run real;
     try (ContractTarget target = ContractTarget.open(server.displayName(), api.newClient(), freshNamespace())) {
       real = Run.of(scenario, target);

@@ -2,11 +2,14 @@
  * The contract suite: ctk's fake API server checked against the real thing. Each {@link dev.ctk.contract.Scenario}
  * is one test body written against a {@link dev.ctk.contract.ContractTarget} (an admin fabric8 client, plain HTTP
  * through {@link dev.ctk.contract.RawApi}, a fresh namespace). {@code ContractSuiteTest} runs every scenario on a
- * fresh fake, where it must meet kube's expected answers, and on each real kube-apiserver available (envtest's local
- * binaries; containers with {@code CTK_CONTRACT_TARGETS=fake,envtest,container}); the two
- * {@link dev.ctk.contract.Observation}s must be equal but for the scenario's declared known differences. The run ends
- * with {@code ctk contract: N of M scenarios match between the fake and kube-apiserver vX.Y.Z (K known differences,
- * F mismatches)} on stdout and {@code target/contract-report.md}.
+ * fresh fake twice, once per client transport ({@code fake (http)}, {@code fake (in-process)}): each run must meet
+ * kube's expected answers, and the two {@link dev.ctk.contract.Observation}s must be equal with no exception
+ * ({@link dev.ctk.contract.TransportParity}). It then runs on each real kube-apiserver available (envtest's local
+ * binaries; containers with {@code CTK_CONTRACT_TARGETS=fake,envtest,container}), whose observation must equal the
+ * HTTP fake's but for the scenario's declared known differences. The run ends with {@code ctk contract: N of M
+ * scenarios observed equal on the fake's http and in-process transports (D differ)} and {@code ctk contract: N of M
+ * scenarios match between the fake and kube-apiserver vX.Y.Z (K known differences, F mismatches)} on stdout and
+ * {@code target/contract-report.md}.
  *
  * <pre>{@code
  * Scenario.named("writes", "create of an existing name answers 409 AlreadyExists").body((t, o) -> {
@@ -30,6 +33,8 @@
  *   <li>Watches are read over HTTP streaming with {@code timeoutSeconds=1}; websocket watches, bookmarks and
  *       informers are not compared here (fake-client's own tests cover them).
  *   <li>Scenarios run one after another on one shared server; no concurrency, performance or fault behaviour.
+ *   <li>The in-process transport is compared with HTTP only through what scenarios record; the URL a client shows
+ *       (a loopback port or {@code ctk-fake-<n>.invalid}) and TLS are not part of any observation.
  * </ul>
  */
 package dev.ctk.contract;
