@@ -5,7 +5,6 @@ import dev.ctk.fake.AdmissionRequest.Operation;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.WriteOptions;
-import java.util.Collection;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -34,6 +33,7 @@ import java.util.function.Function;
 public final class Admission {
 
   private final AdmissionHooks hooks = new AdmissionHooks();
+  private final ServiceAddresses serviceAddresses = new ServiceAddresses();
 
   private record KindRules(NameRule names, Consumer<ObjectNode> defaults,
       Function<ObjectNode, FieldErrors> validateCreate,
@@ -106,14 +106,13 @@ public final class Admission {
    * Completes and validates an object about to be created: called after the metadata rules named it.
    *
    * @param object the object (modified in place: Job selector and labels, Service addresses, Pod status)
-   * @param sameKind the stored objects of the same resource (every namespace), for allocations
    * @throws ApiError 422 Invalid with every problem found
    */
-  public void admitCreate(ResourceType type, ObjectNode object, Collection<ObjectNode> sameKind) {
+  public void admitCreate(ResourceType type, ObjectNode object) {
     KindRules rules = rules(type);
     FieldErrors errors = MetadataValidation.onCreate(object, rules.names());
     if (isCore(type, "Service") && errors.isEmpty()) {
-      errors.addAll(ServiceAllocation.create(object, sameKind));
+      errors.addAll(ServiceAllocation.create(object, serviceAddresses));
     }
     if (type.group().equals("batch") && type.kind().equals("Job") && !type.custom()) {
       JobSelector.generate(object);
@@ -136,11 +135,9 @@ public final class Admission {
    * @param current the stored object
    * @param next the object to store (modified in place: Service addresses the body left out)
    * @param subresource {@code "status"} or {@code null}; a status write is not validated beyond what the store does
-   * @param sameKind the stored objects of the same resource, for allocations
    * @throws ApiError 422 Invalid with every problem found
    */
-  public void admitUpdate(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
-      Collection<ObjectNode> sameKind) {
+  public void admitUpdate(ResourceType type, ObjectNode current, ObjectNode next, String subresource) {
     if ("status".equals(subresource)) {
       type.schema().ifPresent(schema -> {
         // the status body went through the decoder too: prune and default it, then check it as kube's status strategy
@@ -152,12 +149,25 @@ public final class Admission {
     }
     KindRules rules = rules(type);
     if (isCore(type, "Service")) {
-      ServiceAllocation.update(current, next, sameKind);
+      ServiceAllocation.update(current, next, serviceAddresses);
     }
     FieldErrors errors = MetadataValidation.onUpdate(next);
     errors.addAll(rules.validateUpdate().apply(current, next));
     type.schema().ifPresent(schema -> errors.addSchema(schema.validateUpdate(next, current)));
     errors.throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
+  }
+
+  /**
+   * Told of every committed change of the store, under its lock, so that allocations ({@link #admitCreate},
+   * {@link #admitUpdate}) know what the stored objects use without reading them all.
+   *
+   * @param before the object the commit replaced or removed ({@code null} on a create)
+   * @param after the object it stored ({@code null} on a removal)
+   */
+  public void committed(ResourceType type, ObjectNode before, ObjectNode after) {
+    if (isCore(type, "Service")) {
+      serviceAddresses.changed(before, after);
+    }
   }
 
   /** The hooks a test registered (empty by default). */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -17,20 +16,21 @@ import java.util.Set;
  * without selector, as kube does), and node ports from 30000-32767 (lowest free first) for NodePort and
  * LoadBalancer. On update, values the body leaves out are kept from the stored Service, as kube does.
  *
- * <p>Free means not used by any stored Service; a dry run allocates without reserving.
+ * <p>Free means not used by any stored Service ({@link ServiceAddresses}, kept from the store's commits); a dry run
+ * allocates without reserving.
  */
 final class ServiceAllocation {
 
   static final String SERVICE_CIDR = "10.96.0.0/12";
   private static final long BASE = (10L << 24) | (96L << 16);
   private static final long SIZE = 1L << 20;
-  private static final int NODE_PORT_MIN = 30000;
-  private static final int NODE_PORT_MAX = 32767;
+  static final int NODE_PORT_MIN = 30000;
+  static final int NODE_PORT_MAX = 32767;
 
   private ServiceAllocation() {}
 
-  /** Allocates on create; {@code existing} are the stored Services (all namespaces). */
-  static FieldErrors create(ObjectNode service, Collection<ObjectNode> existing) {
+  /** Allocates on create; {@code existing} holds what the stored Services (all namespaces) use. */
+  static FieldErrors create(ObjectNode service, ServiceAddresses existing) {
     FieldErrors errors = new FieldErrors();
     ObjectNode spec = Json.object(service, "spec");
     String type = spec.path("type").asText();
@@ -41,9 +41,8 @@ final class ServiceAllocation {
     if (clusterIp.isEmpty() && spec.path("clusterIPs").size() > 0) {
       clusterIp = spec.path("clusterIPs").get(0).asText("");
     }
-    Set<String> used = usedIps(existing);
     if (clusterIp.isEmpty()) {
-      clusterIp = freeIp(used);
+      clusterIp = freeIp(existing);
     } else if (!clusterIp.equals("None")) {
       Long address = parse(clusterIp);
       if (address == null) {
@@ -58,7 +57,7 @@ final class ServiceAllocation {
             + SERVICE_CIDR);
         return errors;
       }
-      if (used.contains(clusterIp)) {
+      if (existing.ipInUse(clusterIp)) {
         errors.invalidRendered("spec.clusterIPs", rendered, "failed to allocate IP " + clusterIp
             + ": provided IP is already allocated");
         return errors;
@@ -76,7 +75,7 @@ final class ServiceAllocation {
   }
 
   /** On update: keeps allocated values the body leaves out, allocates what a type change newly needs. */
-  static void update(ObjectNode current, ObjectNode next, Collection<ObjectNode> existing) {
+  static void update(ObjectNode current, ObjectNode next, ServiceAddresses existing) {
     JsonNode old = current.path("spec");
     ObjectNode spec = Json.object(next, "spec");
     String oldType = old.path("type").asText("ClusterIP");
@@ -113,21 +112,17 @@ final class ServiceAllocation {
     return old.path("clusterIPs").equals(spec.path("clusterIPs"));
   }
 
-  private static void nodePorts(ObjectNode spec, Collection<ObjectNode> existing, JsonNode old) {
+  private static void nodePorts(ObjectNode spec, ServiceAddresses existing, JsonNode old) {
     String type = spec.path("type").asText();
     boolean needsNodePorts = type.equals("NodePort")
         || (type.equals("LoadBalancer") && spec.path("allocateLoadBalancerNodePorts").asBoolean(true));
     if (!needsNodePorts) {
       return;
     }
-    Set<Integer> used = new HashSet<>();
-    for (ObjectNode service : existing) {
-      for (JsonNode port : service.path("spec").path("ports")) {
-        used.add(port.path("nodePort").asInt(0));
-      }
-    }
+    // taken by this Service: the ports it names, then the ones allocated below
+    Set<Integer> taken = new HashSet<>();
     for (JsonNode port : spec.path("ports")) {
-      used.add(port.path("nodePort").asInt(0));
+      taken.add(port.path("nodePort").asInt(0));
     }
     for (JsonNode node : spec.path("ports")) {
       if (!(node instanceof ObjectNode port) || port.path("nodePort").asInt(0) != 0) {
@@ -138,8 +133,9 @@ final class ServiceAllocation {
         port.put("nodePort", kept);
         continue;
       }
-      for (int candidate = NODE_PORT_MIN; candidate <= NODE_PORT_MAX; candidate++) {
-        if (used.add(candidate)) {
+      for (int candidate = existing.firstFreeNodePort(NODE_PORT_MIN); candidate >= 0;
+          candidate = existing.firstFreeNodePort(candidate + 1)) {
+        if (taken.add(candidate)) {
           port.put("nodePort", candidate);
           break;
         }
@@ -157,28 +153,28 @@ final class ServiceAllocation {
     return 0;
   }
 
-  private static Set<String> usedIps(Collection<ObjectNode> existing) {
-    Set<String> used = new HashSet<>();
-    for (ObjectNode service : existing) {
-      for (JsonNode ip : service.path("spec").path("clusterIPs")) {
-        used.add(ip.asText());
-      }
-      used.add(service.path("spec").path("clusterIP").asText(""));
-    }
-    return used;
-  }
-
-  private static String freeIp(Set<String> used) {
-    for (long address = BASE + 2; address < BASE + SIZE - 1; address++) {
-      String ip = format(address);
-      if (!used.contains(ip)) {
-        return ip;
-      }
+  /** The lowest address from {@code 10.96.0.2} up (the broadcast address excluded) no stored Service holds. */
+  private static String freeIp(ServiceAddresses used) {
+    long offset = used.firstFreeIpOffset(2);
+    if (offset < SIZE - 1) {
+      return format(BASE + offset);
     }
     throw ApiError.internal("failed to allocate a serviceIP: range is full");
   }
 
-  private static String format(long address) {
+  /**
+   * The offset of an address in the service CIDR from its base, when {@code ip} is written as {@link #format} writes
+   * it; else -1 (outside the CIDR, not IPv4, or written otherwise, e.g. with leading zeros).
+   */
+  static long offsetOf(String ip) {
+    Long address = parse(ip);
+    if (address == null || address < BASE || address >= BASE + SIZE || !format(address).equals(ip)) {
+      return -1;
+    }
+    return address - BASE;
+  }
+
+  static String format(long address) {
     return ((address >> 24) & 255) + "." + ((address >> 16) & 255) + "." + ((address >> 8) & 255) + "."
         + (address & 255);
   }

@@ -137,10 +137,8 @@ public final class GarbageCollector implements DeletionObserver {
 
   /** The namespace controller: deletes everything in a Terminating namespace, then finalizes it when empty. */
   private void emptyNamespace(String namespace) {
-    for (StoredObject object : store.objects()) {
-      if (namespace.equals(object.namespace())) {
-        delete(object, PropagationPolicy.BACKGROUND);
-      }
+    for (StoredObject object : store.objectsIn(namespace)) {
+      delete(object, PropagationPolicy.BACKGROUND);
     }
     finalizeNamespaceIfEmpty(namespace);
   }
@@ -150,10 +148,8 @@ public final class GarbageCollector implements DeletionObserver {
     if (ns.isEmpty() || !ns.get().object().path("metadata").hasNonNull("deletionTimestamp")) {
       return;
     }
-    for (StoredObject object : store.objects()) {
-      if (namespace.equals(object.namespace())) {
-        return;
-      }
+    if (store.hasObjectsIn(namespace)) {
+      return;
     }
     update(ns.get(), copy -> {
       if (copy.path("spec").path("finalizers") instanceof ArrayNode finalizers) {
@@ -166,16 +162,7 @@ public final class GarbageCollector implements DeletionObserver {
   // ---- reads ----
 
   private List<StoredObject> dependentsOf(String ownerUid) {
-    List<StoredObject> out = new ArrayList<>();
-    if (ownerUid.isEmpty()) {
-      return out;
-    }
-    for (StoredObject object : store.objects()) {
-      if (ownerUids(object.object()).contains(ownerUid)) {
-        out.add(object);
-      }
-    }
-    return out;
+    return ownerUid.isEmpty() ? List.of() : store.dependentsOf(ownerUid);
   }
 
   /** Whether another owner than {@code goingUid} exists and is not itself waiting for its dependents. */
@@ -192,12 +179,7 @@ public final class GarbageCollector implements DeletionObserver {
   }
 
   private Optional<StoredObject> namespaceObject(String name) {
-    for (StoredObject object : store.objects()) {
-      if (NamespaceLifecycle.isNamespace(object.type()) && name.equals(object.name())) {
-        return Optional.of(object);
-      }
-    }
-    return Optional.empty();
+    return store.registry().byPath("", "v1", "namespaces").flatMap(type -> store.find(type, null, name));
   }
 
   private static boolean waitsForDependents(ObjectNode owner) {

@@ -10,7 +10,7 @@
  * delay, no retry of a refused write (the object stays as it is), and no per-kind default policy (everything
  * defaults to Background, as for apps/v1); custom resources removed with their CustomResourceDefinition do not
  * cascade to their dependents; the namespace controller sets no status conditions and does not honour
- * propagation policies on the Namespace itself. Every lookup is a linear scan of the store: fine for tests, not
- * for thousands of objects.
+ * propagation policies on the Namespace itself. Lookups go through the store's indexes (dependents by owner uid,
+ * objects by uid, a namespace's key range), so a delete costs what it cascades to, not what the store holds.
  */
 package dev.ctk.fake.internal.gc;

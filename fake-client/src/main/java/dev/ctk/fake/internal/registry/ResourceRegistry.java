@@ -2,6 +2,8 @@ package dev.ctk.fake.internal.registry;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,23 @@ public final class ResourceRegistry {
   /** The resource whose objects have this {@code apiVersion} and {@code kind}. */
   public Optional<ResourceType> byKind(String apiVersion, String kind) {
     return Optional.ofNullable(snapshot.byKind.get(apiVersion + "/" + kind));
+  }
+
+  /**
+   * The first served resource (in {@link #all()} order) whose objects are stored under {@code storageKey}: the type
+   * the store reports its objects with.
+   */
+  public Optional<ResourceType> byStorageKey(String storageKey) {
+    return Optional.ofNullable(snapshot.byStorageKey.get(storageKey));
+  }
+
+  /**
+   * Orders storage keys as {@link #all()} first serves them (built-ins in table order, then custom resources in
+   * registration order); keys not served come last.
+   */
+  public Comparator<String> storageOrder() {
+    Map<String, Integer> order = snapshot.storageOrder;
+    return Comparator.comparingInt(key -> order.getOrDefault(key, Integer.MAX_VALUE));
   }
 
   /** Every served resource, built-ins first in table order, then custom resources in registration order. */
@@ -82,6 +101,8 @@ public final class ResourceRegistry {
     final List<ResourceType> all;
     final Map<String, ResourceType> byPath = new LinkedHashMap<>();
     final Map<String, ResourceType> byKind = new LinkedHashMap<>();
+    final Map<String, ResourceType> byStorageKey = new HashMap<>();
+    final Map<String, Integer> storageOrder = new HashMap<>();
     final Map<String, List<ResourceType>> crds;
     final Map<String, List<String>> groups;
 
@@ -94,6 +115,9 @@ public final class ResourceRegistry {
       for (ResourceType t : all) {
         byPath.putIfAbsent(t.group() + "/" + t.version() + "/" + t.plural(), t);
         byKind.putIfAbsent(t.apiVersion() + "/" + t.kind(), t);
+        if (byStorageKey.putIfAbsent(t.storageKey(), t) == null) {
+          storageOrder.put(t.storageKey(), storageOrder.size());
+        }
         if (!t.group().isEmpty()) {
           List<String> versions = g.computeIfAbsent(t.group(), k -> new ArrayList<>());
           if (!versions.contains(t.version())) {

@@ -37,6 +37,11 @@ import java.util.function.UnaryOperator;
  * as etcd orders them.
  *
  * <p>Custom resource kinds come and go with their CustomResourceDefinitions: see {@link CrdLifecycle}.
+ *
+ * <p>No request scans the whole store: reads by uid and by owner uid go through {@link ObjectIndex}, a namespace's
+ * objects are one key range of each collection, and admission's allocations keep their own index
+ * ({@link Admission#committed}); all are updated in {@code commit}, under the lock. Lists (with or without
+ * selectors) read the collection, or the namespace's range of it.
  */
 public final class ObjectStore {
 
@@ -51,6 +56,7 @@ public final class ObjectStore {
   private static final NavigableMap<String, ObjectNode> EMPTY = java.util.Collections.emptyNavigableMap();
 
   private final Map<String, NavigableMap<String, ObjectNode>> collections = new HashMap<>();
+  private final ObjectIndex index;
   private long resourceVersion;
   private DeletionObserver deletions = DeletionObserver.NONE;
 
@@ -66,6 +72,7 @@ public final class ObjectStore {
     this.rules = rules;
     this.hub = new WatchHub(watchHistoryLimit, 0);
     this.crds = new CrdLifecycle(registry, rules);
+    this.index = new ObjectIndex(registry, collections);
   }
 
   /**
@@ -131,7 +138,7 @@ public final class ObjectStore {
       }
       WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
       List<ObjectNode> selected = new ArrayList<>();
-      for (ObjectNode object : collection(type).values()) {
+      for (ObjectNode object : scope(type, namespace).values()) {
         if (filter.matches(object)) {
           selected.add(object);
         }
@@ -182,7 +189,7 @@ public final class ObjectStore {
         candidate -> collection(type).containsKey(key(type, namespace, candidate)));
     BuiltinEncoding.normalize(type, object);
     stampFields.accept(object);
-    admission.admitCreate(type, object, collection(type).values());
+    admission.admitCreate(type, object);
     admission.validateCreate(type, object, options);
     String name = object.path("metadata").path("name").asText();
     if (collection(type).containsKey(key(type, namespace, name))) {
@@ -346,7 +353,7 @@ public final class ObjectStore {
       requireServed(type);
       WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
       List<ObjectNode> out = new ArrayList<>();
-      for (ObjectNode object : new ArrayList<>(collection(type).values())) {
+      for (ObjectNode object : new ArrayList<>(scope(type, namespace).values())) {
         if (filter.matches(object)) {
           out.add(deleteLocked(type, object, options, policy).object());
         }
@@ -368,7 +375,7 @@ public final class ObjectStore {
     return locked(() -> {
       requireServed(type);
       if (start.resourceVersion() == null) {
-        List<ObjectNode> current = new ArrayList<>(collection(type).values());
+        List<ObjectNode> current = new ArrayList<>(scope(type, filter.namespace()).values());
         ObjectNode end = start.sendInitialEvents() ? bookmark(type, Map.of("k8s.io/initial-events-end", "true"))
             : null;
         return hub.openWithInitialState(filter, type, sink, current, end);
@@ -445,16 +452,33 @@ public final class ObjectStore {
     });
   }
 
-  /** The stored object with this uid, if any (a linear search). */
+  /** The stored object with this uid, if any (an index lookup). */
   public java.util.Optional<StoredObject> byUid(String uid) {
-    return locked(() -> {
-      for (StoredObject stored : objects()) {
-        if (uid.equals(stored.object().path("metadata").path("uid").asText())) {
-          return java.util.Optional.of(stored);
-        }
-      }
-      return java.util.Optional.<StoredObject>empty();
-    });
+    return locked(() -> index.byUid(uid));
+  }
+
+  /**
+   * The stored objects whose {@code metadata.ownerReferences} name {@code ownerUid}, in {@link #objects()} order
+   * (an index lookup: the cost is the number of dependents, not of stored objects).
+   */
+  public List<StoredObject> dependentsOf(String ownerUid) {
+    return locked(() -> index.dependentsOf(ownerUid));
+  }
+
+  /** The stored objects of one namespace (every namespaced kind), in {@link #objects()} order. */
+  public List<StoredObject> objectsIn(String namespace) {
+    return locked(() -> index.inNamespace(namespace));
+  }
+
+  /** Whether any object of a namespaced kind is stored in {@code namespace}. */
+  public boolean hasObjectsIn(String namespace) {
+    return locked(() -> index.anyInNamespace(namespace));
+  }
+
+  /** The stored object of {@code type} with this namespace ({@code null} for cluster-scoped kinds) and name. */
+  public java.util.Optional<StoredObject> find(ResourceType type, String namespace, String name) {
+    return locked(() -> java.util.Optional.ofNullable(collection(type).get(key(type, namespace, name)))
+        .map(object -> new StoredObject(registry.byStorageKey(type.storageKey()).orElse(type), object)));
   }
 
   /** A BOOKMARK object for a resource at the current resourceVersion. */
@@ -515,7 +539,7 @@ public final class ObjectStore {
     ObjectNode next = rules.prepareForUpdate(type, current, sent, subresource, options.seeding());
     BuiltinEncoding.normalize(type, next);
     stampFields.stamp(current, next);
-    admission.admitUpdate(type, current, next, subresource, collection(type).values());
+    admission.admitUpdate(type, current, next, subresource);
     admission.validateUpdate(type, current, next, subresource, options);
     crds.beforeUpdate(type, current, next);
     FieldTracking.keepTimesWhenUnchanged(current, next);
@@ -591,13 +615,16 @@ public final class ObjectStore {
     ((ObjectNode) stamped.get("metadata")).put("resourceVersion", Long.toString(rv));
     String key = key(type, stamped.path("metadata").path("namespace").asText(null),
         stamped.path("metadata").path("name").asText());
+    ObjectNode replaced;
     if (WatchEvent.DELETED.equals(eventType)) {
       NavigableMap<String, ObjectNode> objects = collections.get(type.storageKey());
-      if (objects != null) {
-        objects.remove(key);
-      }
+      replaced = objects == null ? null : objects.remove(key);
+      index.changed(type.storageKey(), key, replaced, null);
+      admission.committed(type, replaced, null);
     } else {
-      collections.computeIfAbsent(type.storageKey(), k -> new TreeMap<>()).put(key, stamped);
+      replaced = collections.computeIfAbsent(type.storageKey(), k -> new TreeMap<>()).put(key, stamped);
+      index.changed(type.storageKey(), key, replaced, stamped);
+      admission.committed(type, replaced, stamped);
     }
     hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
         WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
@@ -620,6 +647,15 @@ public final class ObjectStore {
       throw ApiError.notFound(type, name);
     }
     return object;
+  }
+
+  /**
+   * The part of a collection a request in {@code namespace} can select: the namespace's key range for a namespaced
+   * kind, else the whole collection.
+   */
+  private NavigableMap<String, ObjectNode> scope(ResourceType type, String namespace) {
+    return type.namespaced() && namespace != null ? index.namespaceRange(type.storageKey(), namespace)
+        : collection(type);
   }
 
   /** A collection for reading: never creates one (an empty view when the kind has no object). */

@@ -52,7 +52,10 @@ public final class WatchHub {
     this.historyStart = startResourceVersion;
   }
 
-  /** Records a committed change and delivers it to every open watch. Caller holds the store lock. */
+  /**
+   * Records a committed change and delivers it to every open watch. Caller holds the store lock; changes come in
+   * commit order (increasing resourceVersion), which resuming a watch relies on.
+   */
   public void publish(WatchEvent event) {
     history.addLast(event);
     while (history.size() > limit) {
@@ -155,12 +158,26 @@ public final class WatchHub {
           currentResourceVersion));
     }
     Watch watch = register(filter, identity, view, sink, true);
-    for (WatchEvent event : history) {
-      if (event.resourceVersion() > resourceVersion) {
-        watch.offer(event);
-      }
+    for (WatchEvent event : changesAfter(resourceVersion)) {
+      watch.offer(event);
     }
     return watch;
+  }
+
+  /**
+   * The retained changes after {@code resourceVersion}, oldest first: read from the newest back (history is in
+   * commit order), so a watch resuming near the head costs what it replays, not the length of the history.
+   */
+  private Deque<WatchEvent> changesAfter(long resourceVersion) {
+    Deque<WatchEvent> newer = new ArrayDeque<>();
+    for (java.util.Iterator<WatchEvent> it = history.descendingIterator(); it.hasNext(); ) {
+      WatchEvent event = it.next();
+      if (event.resourceVersion() <= resourceVersion) {
+        break;
+      }
+      newer.addFirst(event);
+    }
+    return newer;
   }
 
   /**
