@@ -117,9 +117,24 @@ class ContractSuiteTest {
     FakeCluster.Builder builder = FakeCluster.builder().withGarbageCollection(false).withClientTransport(transport);
     try (FakeCluster cluster = scenario.configureFake(builder).build();
         ContractTarget target = ContractTarget.open(fakeName(transport), cluster.newClient(), namespace)) {
+      requireTransport(target, transport);
       Run run = Run.of(scenario, target);
       FAKE_OBSERVATIONS.get(transport).put(scenario, run.observation().values());
       return run;
+    }
+  }
+
+  /**
+   * Guards against a run that silently used the other transport: an in-process client's master URL is a
+   * {@code .invalid} host no socket can reach, an HTTP client's is the listener's loopback address.
+   */
+  private static void requireTransport(ContractTarget target, ClientTransport transport) {
+    String url = target.client().getConfiguration().getMasterUrl();
+    boolean inProcess = url.contains(".invalid");
+    if (inProcess != (transport == ClientTransport.IN_PROCESS)) {
+      throw new AssertionError("The " + fakeName(transport) + " run's client has master URL " + url
+          + ", which is not the " + transport + " transport. Fix: build the fake with withClientTransport("
+          + transport + ") and use cluster.newClient().");
     }
   }
 

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Fault rules of a {@link FakeCluster}, applied at the server to every request that arrives over HTTP (client
- * calls, informers' lists and watches, kubectl), before it is served. Get it with {@link FakeCluster#faults()}.
+ * Fault rules of a {@link FakeCluster}, applied at the server to every API request (client calls, informers' lists
+ * and watches, kubectl), whether it comes over the in-process transport or over HTTP, before it is served. Get it with {@link FakeCluster#faults()}.
  *
  * <pre>{@code
  * ApiFaults faults = cluster.faults();

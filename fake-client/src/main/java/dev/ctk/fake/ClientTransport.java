@@ -16,8 +16,11 @@ public enum ClientTransport {
   /**
    * The default. Requests and watches are handed to the fake inside this JVM, without a socket or an HTTP codec:
    * requests run on the calling thread, watch events arrive on the cluster's delivery threads. Faults, the request
-   * journal, watch faults and every answer are the same as over HTTP; TLS, proxies and protocol-level behaviour are
-   * not exercised. The HTTP listener still starts, on first use of {@link FakeCluster#url()},
+   * journal, watch faults and the status codes, headers and bodies the API answers are the same as over HTTP. What
+   * differs: a method other than GET, POST, PUT, PATCH and DELETE is not refused with 405; answers carry no
+   * {@code Content-Length}; TLS, proxies, HTTP/2 and protocol-level behaviour (header size limits,
+   * {@code 100-continue}, chunk framing) are not exercised; and a request sent from an admission hook (under the
+   * fake's write lock) is refused with 400 at once, where over HTTP it waits for the client's timeout. The HTTP listener still starts, on first use of {@link FakeCluster#url()},
    * {@link FakeCluster#port()}, {@link FakeCluster#kubeconfig()}, {@link FakeCluster#writeKubeconfig} or
    * {@link FakeCluster#clientConfig()}, for other clients (kubectl, client-java), on the same store.
    */

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,17 +23,22 @@ import java.util.List;
  * configuration, the kubeconfig, and the message when the HTTP listener cannot start; also the builder's seed
  * batch.
  *
- * <p>Every client it builds, on either transport, uses the JVM-wide {@link ObjectJson#shared()} serialization: a
- * fresh one per client would warm Jackson up again for each test.
+ * <p>Every client it builds, on either transport and for every cluster, shares one JVM-wide
+ * {@link KubernetesSerialization}: a fresh one per client would warm Jackson up again for each test. Its mapper
+ * settings and registered resource classes are therefore shared among those clients (and only them: the fake's own
+ * conversions, {@link ObjectJson}, use another one).
  */
 final class ClusterClients {
 
+  private static final KubernetesSerialization CLIENT_SERIALIZATION = new KubernetesSerialization();
+
   private ClusterClients() {}
+
 
   /** A client over the given transport. */
   static KubernetesClient newClient(FakeApiServer server, ClientTransport transport, Config httpConfig) {
     KubernetesClientBuilder builder = new KubernetesClientBuilder()
-        .withKubernetesSerialization(ObjectJson.shared());
+        .withKubernetesSerialization(CLIENT_SERIALIZATION);
     if (transport == ClientTransport.HTTP) {
       return builder.withConfig(httpConfig).build();
     }
@@ -107,6 +113,32 @@ final class ClusterClients {
     }
     files.forEach(seed::addAll);
     return seed;
+  }
+
+  /**
+   * Starts the HTTP listener of a cluster if it is not running. A closed cluster does not start one: then
+   * {@code false}, also when the cluster closes while this runs.
+   *
+   * @throws FakeClusterException when the listener cannot start
+   */
+  static boolean listening(FakeApiServer server, boolean clusterClosed) {
+    if (server.httpStarted()) {
+      return true;
+    }
+    if (clusterClosed) {
+      return false;
+    }
+    try {
+      server.startHttp();
+      return true;
+    } catch (ListenException e) {
+      throw listenFailure(e);
+    } catch (IllegalStateException e) {
+      if (server.isClosed()) {
+        return false; // close() won the race
+      }
+      throw e;
+    }
   }
 
   /** The listener could not start: what, why, and the fix. */

@@ -75,7 +75,8 @@ public final class FakeCluster implements AutoCloseable {
 
   /**
    * Starts an empty cluster (the namespaces {@code default}, {@code kube-system}, {@code kube-public} and
-   * {@code kube-node-lease} exist) on a free port of 127.0.0.1.
+   * {@code kube-node-lease} exist). Its clients reach it in process; its HTTP listener binds a free port of
+   * 127.0.0.1 on first use of {@link #url()}, {@link #port()}, {@link #kubeconfig()} or {@link #clientConfig()}.
    *
    * @return the running cluster
    */
@@ -99,8 +100,11 @@ public final class FakeCluster implements AutoCloseable {
 
   /**
    * A new client bound to this cluster, over its {@link #clientTransport()}; the caller closes it. Every client
-   * ctk makes shares one fabric8 {@code KubernetesSerialization} per JVM (making one costs tens of milliseconds),
-   * so a resource class one client registers is known to all of them.
+   * {@link #client()} and {@code newClient()} hand out, of every cluster in this JVM, shares one fabric8
+   * {@code KubernetesSerialization} (making one costs tens of milliseconds): its Jackson mapper settings and the
+   * resource classes registered with it (a client's {@code resources(MyResource.class)}) are shared among all of
+   * them. The fake's own conversions use another one, so nothing a client changes there changes what the fake
+   * stores.
    *
    * @return a new client
    */
@@ -161,7 +165,7 @@ public final class FakeCluster implements AutoCloseable {
    * @throws FakeClusterException when the listener cannot start
    */
   public String url() {
-    if (!listening("url()")) {
+    if (!ClusterClients.listening(server, closed.get())) {
       return server.inProcess().masterUrl();
     }
     return server.url();
@@ -174,7 +178,7 @@ public final class FakeCluster implements AutoCloseable {
    * @throws FakeClusterException when the listener cannot start
    */
   public int port() {
-    return listening("port()") ? server.port() : 0;
+    return ClusterClients.listening(server, closed.get()) ? server.port() : 0;
   }
 
   /**
@@ -362,22 +366,6 @@ public final class FakeCluster implements AutoCloseable {
       throw new IllegalStateException("FakeCluster at " + (server.httpStarted() ? server.url()
           : server.inProcess().masterUrl()) + " is closed; " + call + " needs a running cluster. Build a new one "
           + "with FakeCluster.builder()...build().");
-    }
-  }
-
-  /** Starts the HTTP listener if it is not running; a closed cluster does not start one (then {@code false}). */
-  private boolean listening(String call) {
-    if (server.httpStarted()) {
-      return true;
-    }
-    if (closed.get()) {
-      return false;
-    }
-    try {
-      server.startHttp();
-      return true;
-    } catch (ListenException e) {
-      throw ClusterClients.listenFailure(e);
     }
   }
 

@@ -106,6 +106,9 @@
  *   <li>BOOKMARK objects carry only kind, apiVersion and resourceVersion; {@code resourceVersionMatch=Exact} lists
  *       answer the current state.
  *   <li>No TLS.
+ *   <li>Every client {@link dev.ctk.fake.FakeCluster} hands out, of every cluster in the JVM, shares one fabric8
+ *       {@code KubernetesSerialization}: Jackson mapper settings changed and resource classes registered through
+ *       one client apply to all of them (the fake's own conversions use another one and are not affected).
  *   <li>API faults apply only to API requests (in process or over HTTP): {@link dev.ctk.fake.EventInjector}
  *       calls, seeding
  *       and {@link dev.ctk.fake.FakeCluster#create} are never faulted. A fault decides before the request is

@@ -9,12 +9,16 @@ import static org.awaitility.Awaitility.await;
 import dev.ctk.fake.internal.http.RequestJournal;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.http.WebSocket;
+import io.fabric8.kubernetes.client.utils.Utils;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -22,7 +26,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -113,28 +119,69 @@ class InProcessTransportTest {
   }
 
   @Test
-  void aRequestSentUnderTheStoreLock_isAnswered500SayingWhatHappened() {
-    AtomicReference<FakeCluster> self = new AtomicReference<>();
+  void aRequestSentUnderTheStoreLock_isAnswered400SayingWhatHappened_andARetryingClientDoesNotRetryIt() {
+    AtomicReference<KubernetesClient> retrying = new AtomicReference<>();
     AtomicReference<KubernetesClientException> seen = new AtomicReference<>();
     try (FakeCluster cluster = FakeCluster.builder().withValidatingAdmission("calls-back.example.com", request -> {
       try {
-        self.get().client().configMaps().inNamespace("default").list();
+        retrying.get().configMaps().inNamespace("default").list();
       } catch (KubernetesClientException e) {
         seen.set(e);
       }
       return AdmissionDecision.allow();
-    }).build()) {
-      self.set(cluster);
-      cluster.client().configMaps().inNamespace("default").resource(configMap("a", Map.of())).create();
+    }).build(); KubernetesClient client = new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder(Config.empty()).withMasterUrl("http://retrying.invalid")
+            .withRequestRetryBackoffLimit(3).withRequestRetryBackoffInterval(10).withRequestTimeout(60_000).build())
+        .withHttpClientFactory(cluster.httpClientFactory()).build()) {
+      retrying.set(client);
 
+      CompletableFuture<ConfigMap> create = CompletableFuture.supplyAsync(() -> cluster.client().configMaps()
+          .inNamespace("default").resource(configMap("a", Map.of())).create());
+      await("the create whose admission hook called the API ends").atMost(WAIT).until(create::isDone);
+
+      assertThat(create.join().getMetadata().getName()).isEqualTo("a");
       assertThat(seen.get()).as("the hook's call failed").isNotNull();
-      assertThat(seen.get().getCode()).isEqualTo(500);
-      assertThat(seen.get().getStatus().getMessage()).isEqualTo("Internal error occurred: ctk in-process transport: "
-          + "GET /api/v1/namespaces/default/configmaps was sent while the fake's write lock is held by this thread "
-          + "(an admission hook or store callback called the cluster's API). Hooks must not call the API server; "
-          + "compute what the hook needs from its AdmissionRequest instead.");
+      assertThat(seen.get().getCode()).isEqualTo(400);
+      assertThat(seen.get().getStatus().getMessage()).isEqualTo("ctk in-process transport: GET "
+          + "/api/v1/namespaces/default/configmaps was sent while the fake's write lock is held by this thread (an "
+          + "admission hook or store callback called the cluster's API), so it was refused with 400, which clients "
+          + "do not retry. Hooks must not call the API server; compute what the hook needs from its "
+          + "AdmissionRequest instead.");
       assertThat(cluster.requests().entries(RequestPattern.list("ConfigMap"))).extracting(ApiRequestRecord::code)
-          .containsExactly(500);
+          .as("answered once, not retried").containsExactly(400);
+    }
+  }
+
+  @Test
+  void aRequestFabric8SendsFromItsSchedulerThread_isServedOnTheClustersOwnThreads() {
+    AtomicReference<String> servedOn = new AtomicReference<>();
+    try (FakeCluster cluster = FakeCluster.builder().withValidatingAdmission("thread.example.com", request -> {
+      servedOn.set(Thread.currentThread().getName());
+      return AdmissionDecision.allow();
+    }).build()) {
+      KubernetesClient client = cluster.client();
+      AtomicReference<String> sentOn = new AtomicReference<>();
+      CompletableFuture<Integer> created = new CompletableFuture<>();
+      // where fabric8 runs a retry after its backoff, or a watch reconnect
+      Utils.schedule(Runnable::run, () -> {
+        sentOn.set(Thread.currentThread().getName());
+        client.getHttpClient().sendAsync(client.getHttpClient().newHttpRequestBuilder()
+            .uri(client.getMasterUrl() + "api/v1/namespaces/default/configmaps")
+            .post("application/json", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}")
+            .build(), String.class)
+            .whenComplete((response, failure) -> {
+              if (failure != null) {
+                created.completeExceptionally(failure);
+              } else {
+                created.complete(response.code());
+              }
+            });
+      }, 1, TimeUnit.MILLISECONDS);
+
+      await("the create sent from fabric8's scheduler was served").atMost(WAIT).until(created::isDone);
+      assertThat(created.join()).isEqualTo(201);
+      assertThat(sentOn.get()).startsWith("CachedSingleThreadScheduler-");
+      assertThat(servedOn.get()).startsWith(cluster.server().name() + "-watch-");
     }
   }
 
@@ -150,8 +197,10 @@ class InProcessTransportTest {
               messages.incrementAndGet(); // and never request() the next one
             }
           }).get();
+      cluster.create(configMap("first", Map.of()));
+      await("the first event arrived (no request() needed for it)").atMost(WAIT).until(() -> messages.get() == 1);
       String big = "x".repeat(900 * 1024);
-      for (int i = 0; i < 12; i++) { // 11 events wait: more than the 8 MiB a watch may queue
+      for (int i = 0; i < 10; i++) { // 10 events wait: more than the 8 MiB a watch may queue
         cluster.create(new ConfigMapBuilder().withNewMetadata().withName("big-" + i).withNamespace("default")
             .endMetadata().withData(Map.of("k", big)).build());
       }
@@ -159,7 +208,7 @@ class InProcessTransportTest {
       await("the watch of the stuck listener was closed").atMost(WAIT)
           .until(() -> cluster.server().store().watchHub().openWatches().isEmpty());
       assertThat(cluster.watchFaults().deliveries()).extracting(d -> d.outcome().toString()).contains("CLOSED");
-      assertThat(messages.get()).isEqualTo(1);
+      assertThat(messages.get()).as("messages delivered without request()").isEqualTo(1);
       socket.sendClose(1000, "");
     }
   }

@@ -57,8 +57,11 @@ public final class FakeApiServer implements AutoCloseable {
   private final String name = "ctk-fake-" + CLUSTERS.incrementAndGet();
   private final ScheduledThreadPoolExecutor timer;
   private final FakeHttpServer http;
+  private final RequestPipeline pipeline;
   private final InProcessTransport inProcess;
+  // startHttp() and close() decide under this object's lock, so a listener never starts behind a close
   private volatile boolean httpStarted;
+  private volatile boolean closed;
 
   /**
    * Creates a server with the initial namespaces (not yet listening).
@@ -100,7 +103,7 @@ public final class FakeApiServer implements AutoCloseable {
       return thread;
     });
     timer.setRemoveOnCancelPolicy(true);
-    RequestPipeline pipeline = new RequestPipeline(store, journal, faults, timer, this::serverAddress);
+    this.pipeline = new RequestPipeline(store, journal, faults, timer, this::serverAddress);
     this.http = new FakeHttpServer(pipeline, host, port);
     this.inProcess = new InProcessTransport(pipeline, name);
   }
@@ -109,12 +112,22 @@ public final class FakeApiServer implements AutoCloseable {
    * Starts the HTTP listener unless it runs already (idempotent).
    *
    * @throws ListenException when the port is in use or the host cannot be listened on
+   * @throws IllegalStateException when the server is closed (a listener started then would never be stopped)
    */
   public synchronized void startHttp() throws ListenException {
+    if (closed) {
+      throw new IllegalStateException("Cannot start the HTTP listener of the fake API server " + name + ": it is "
+          + "closed, and a listener started now would never be stopped. Build a new FakeCluster to get a URL.");
+    }
     if (!httpStarted) {
       http.start();
       httpStarted = true;
     }
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return closed;
   }
 
   /** Whether the HTTP listener was started. */
@@ -331,15 +344,24 @@ public final class FakeApiServer implements AutoCloseable {
   }
 
   /**
-   * Stops: in-process requests are refused, every watch is closed and new ones are refused (they end at once), the
-   * in-process deliveries finish, then the HTTP server and the timer stop, so no watch can stay registered behind a
-   * closed server and no thread of the cluster is left.
+   * Stops (idempotent): in-process requests are refused and the HTTP listener can no longer start, every watch is
+   * closed and new ones are refused (they end at once), requests a Delay fault holds are dropped, the in-process
+   * deliveries finish (each watch's close first), then the HTTP server and the timer stop, so no watch can stay
+   * registered behind a closed server, no client waits for an answer that will not come, and no thread of the
+   * cluster is left.
    */
   @Override
   public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
     inProcess.refuseRequests();
     try {
       store.closeWatches();
+      pipeline.dropDelayedRequests();
       inProcess.close();
       http.close();
     } finally {
@@ -349,6 +371,8 @@ public final class FakeApiServer implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      // a request delayed while the cluster was closing (its timer refused it, or never fired)
+      pipeline.dropDelayedRequests();
     }
   }
 

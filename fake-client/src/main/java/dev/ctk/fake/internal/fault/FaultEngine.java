@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The fault rules of one fake API server, evaluated for every request that arrives over HTTP before it is served.
+ * The fault rules of one fake API server, evaluated for every API request (in process or over HTTP) before it is
+ * served.
  *
  * <p>Rules are evaluated in the order they were installed. Patterns (user predicates included) are matched against
  * a snapshot of the rules without any lock held, so a slow predicate delays only its own request; then, under one

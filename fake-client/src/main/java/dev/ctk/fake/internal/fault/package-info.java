@@ -1,6 +1,6 @@
 /**
  * The fault rule engine behind {@link dev.ctk.fake.ApiFaults}: installed rules with their schedules and counters,
- * and the decision, for each request that arrives over HTTP, whether a rule fires and what the server does
+ * and the decision, for each API request (in process or over HTTP), whether a rule fires and what the server does
  * instead of its normal answer ({@link dev.ctk.fake.internal.fault.FaultAction}).
  *
  * <p>What it does not do: it never looks at the answer a request would get (rules see the request as received:

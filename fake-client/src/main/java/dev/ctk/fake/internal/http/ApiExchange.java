@@ -52,6 +52,9 @@ public interface ApiExchange {
   /**
    * Runs a task where this exchange's answers must be written from (the connection's event loop; a delivery thread
    * in process). Used for answers that come later, such as a delayed request.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException when the transport is closed (the caller drops the
+   *     exchange)
    */
   void execute(Runnable task);
 }

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * before the answer is handed to the exchange, so a client that has its answer finds its request in the journal.
  *
  * <p>The sequence number and arrival time are taken by the transport, on arrival. Delays and watch timers run on
- * the cluster's timer.
+ * the cluster's timer; a request a Delay fault holds when the cluster closes is dropped
+ * ({@link #dropDelayedRequests()}), on both transports.
  */
 public final class RequestPipeline {
 
@@ -39,6 +42,7 @@ public final class RequestPipeline {
   private final FaultEngine faults;
   private final ScheduledExecutorService timer;
   private final ApiDispatcher dispatcher;
+  private final Set<Delayed> delayedRequests = ConcurrentHashMap.newKeySet();
 
   /**
    * Creates the pipeline of one cluster.
@@ -99,17 +103,59 @@ public final class RequestPipeline {
       journal.record(api, pending, error.code(), false, fault, transport(exchange, api));
       refuse(exchange, error, respond.retryAfterSeconds());
     } else if (action instanceof FaultAction.Delay delay) {
+      Delayed delayed = new Delayed(exchange, api, pending, fault);
+      delayedRequests.add(delayed);
       try {
-        timer.schedule(() -> exchange.execute(() -> serve(exchange, api, pending, fault)),
-            Math.max(1, delay.delay().toMillis()), TimeUnit.MILLISECONDS);
+        timer.schedule(() -> serveLater(delayed), Math.max(1, delay.delay().toMillis()), TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException e) {
         // the cluster is closing: the connection goes with it
-        journal.record(api, pending, 0, false, fault, transport(exchange, api));
-        exchange.drop();
+        dropDelayed(delayed);
       }
     } else {
       journal.record(api, pending, 0, false, fault, transport(exchange, api));
       exchange.drop();
+    }
+  }
+
+  /** A request a Delay fault holds until the cluster's timer fires. */
+  private record Delayed(ApiExchange exchange, ApiRequest api, ApiRequestRecord pending, String fault) {}
+
+  /**
+   * The delay is over: served where the exchange writes its answers from (unless {@link #dropDelayedRequests()}
+   * dropped it meanwhile), or dropped if the transport is closed.
+   */
+  private void serveLater(Delayed delayed) {
+    try {
+      delayed.exchange().execute(() -> {
+        if (delayedRequests.remove(delayed)) {
+          serve(delayed.exchange(), delayed.api(), delayed.pending(), delayed.fault());
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      dropDelayed(delayed);
+    }
+  }
+
+  /** Records a delayed request as dropped (code 0) and drops its connection, once. */
+  private void dropDelayed(Delayed delayed) {
+    if (delayedRequests.remove(delayed)) {
+      journal.record(delayed.api(), delayed.pending(), 0, false, delayed.fault(),
+          transport(delayed.exchange(), delayed.api()));
+      try {
+        delayed.exchange().drop();
+      } catch (RuntimeException e) {
+        // the connection is gone already (the listener closed it)
+      }
+    }
+  }
+
+  /**
+   * The cluster is closing: every request a Delay fault still holds is recorded as dropped and its connection
+   * dropped now, as the HTTP listener's close drops its connections, rather than left for the client's timeout.
+   */
+  public void dropDelayedRequests() {
+    for (Delayed delayed : List.copyOf(delayedRequests)) {
+      dropDelayed(delayed);
     }
   }
 

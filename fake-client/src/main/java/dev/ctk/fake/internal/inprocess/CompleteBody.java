@@ -1,35 +1,24 @@
 package dev.ctk.fake.internal.inprocess;
 
 import io.fabric8.kubernetes.client.http.AsyncBody;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.client.http.StandardHttpHeaders;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A complete answer: status, headers and the whole body, handed to fabric8's consumer in one buffer on the first
- * {@link #consume()} (which fabric8 calls once it has the response, on its own side, never under the store lock).
+ * The whole body of a complete answer, handed to fabric8's consumer in one buffer on the first {@link #consume()}
+ * (which fabric8 calls once it has the response, on its own side, never under the store lock).
  */
-final class CompleteBody extends StandardHttpHeaders implements HttpResponse<AsyncBody>, AsyncBody {
+final class CompleteBody implements AsyncBody {
 
-  private final HttpRequest request;
-  private final int code;
   private final byte[] bytes;
   private final AsyncBody.Consumer<List<ByteBuffer>> consumer;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private final AtomicBoolean delivered = new AtomicBoolean();
 
-  CompleteBody(HttpRequest request, int code, Map<String, List<String>> headers, byte[] bytes,
-      AsyncBody.Consumer<List<ByteBuffer>> consumer) {
-    super(headers);
-    this.request = request;
-    this.code = code;
+  CompleteBody(byte[] bytes, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     this.bytes = bytes;
     this.consumer = consumer;
   }
@@ -59,25 +48,5 @@ final class CompleteBody extends StandardHttpHeaders implements HttpResponse<Asy
   @Override
   public void cancel() {
     done.cancel(false);
-  }
-
-  @Override
-  public int code() {
-    return code;
-  }
-
-  @Override
-  public AsyncBody body() {
-    return this;
-  }
-
-  @Override
-  public HttpRequest request() {
-    return request;
-  }
-
-  @Override
-  public Optional<HttpResponse<?>> previousResponse() {
-    return Optional.empty();
   }
 }

@@ -21,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 /**
  * The two kinds of in-process {@link ApiExchange}: a request whose answer is an {@link HttpResponse} (complete, or an
@@ -71,26 +70,28 @@ final class InProcessExchanges {
     return null;
   }
 
-  /** A request answered by an {@link HttpResponse}. */
-  static final class Request implements ApiExchange {
-    private final StandardHttpRequest request;
+  /**
+   * What both kinds share: the request, the future fabric8 waits on, and where later answers are written from. An
+   * answer the client no longer waits for (it timed out or cancelled) is not opened as a watch.
+   */
+  abstract static class Exchange<A> implements ApiExchange {
+    final StandardHttpRequest request;
     private final ApiRequest api;
-    private final AsyncBody.Consumer<List<ByteBuffer>> consumer;
-    private final Executor delivery;
-    private final ClientWatches watches;
-    private final CompletableFuture<HttpResponse<AsyncBody>> answer = new CompletableFuture<>();
-    private StreamingWatchBody stream;
+    final WatchDelivery delivery;
+    final ClientWatches watches;
+    final CompletableFuture<A> answer = new CompletableFuture<>();
+    private final String watchTransport;
 
-    Request(StandardHttpRequest request, ApiRequest api, AsyncBody.Consumer<List<ByteBuffer>> consumer,
-        Executor delivery, ClientWatches watches) {
+    Exchange(StandardHttpRequest request, ApiRequest api, WatchDelivery delivery, ClientWatches watches,
+        String watchTransport) {
       this.request = request;
       this.api = api;
-      this.consumer = consumer;
       this.delivery = delivery;
       this.watches = watches;
+      this.watchTransport = watchTransport;
     }
 
-    CompletableFuture<HttpResponse<AsyncBody>> answer() {
+    CompletableFuture<A> answer() {
       return answer;
     }
 
@@ -101,12 +102,7 @@ final class InProcessExchanges {
 
     @Override
     public String transport(boolean watch) {
-      return watch ? "in-process-http-watch" : "in-process";
-    }
-
-    @Override
-    public void respond(int code, Map<String, List<String>> headers, byte[] body) {
-      answer.complete(new CompleteBody(request, code, headers, body, consumer));
+      return watch ? watchTransport : "in-process";
     }
 
     @Override
@@ -114,56 +110,68 @@ final class InProcessExchanges {
       answer.completeExceptionally(new IOException(CONNECTION_CLOSED));
     }
 
-    @Override
-    public WatchSink acceptWatch() {
-      stream = new StreamingWatchBody(request, consumer, delivery);
-      return stream;
-    }
-
-    @Override
-    public void startWatch(Watch watch) {
+    /**
+     * Opens a registered watch for the client: {@code start} starts the sink's delivery, {@code answer} is what the
+     * client is given. A client that gave up before (its future is done) never sees it and the watch is closed; one
+     * that gives up while it opens has it closed through {@code gone}.
+     */
+    final void open(Watch watch, WatchQueue sink, Runnable beforeStart, A opened) {
+      if (answer.isDone()) {
+        watch.close();
+        return;
+      }
       watches.add(watch);
-      stream.start(watch);
-      answer.complete(stream);
+      beforeStart.run();
+      sink.start(watch);
+      if (!answer.complete(opened)) {
+        sink.clientGone();
+      }
     }
 
+    /** @throws java.util.concurrent.RejectedExecutionException when the cluster is closed */
     @Override
     public void execute(Runnable task) {
       delivery.execute(task);
     }
   }
 
+  /** A request answered by an {@link HttpResponse}: complete, or an HTTP-streaming watch. */
+  static final class Request extends Exchange<HttpResponse<AsyncBody>> {
+    private final AsyncBody.Consumer<List<ByteBuffer>> consumer;
+    private StreamingWatchBody stream;
+
+    Request(StandardHttpRequest request, ApiRequest api, AsyncBody.Consumer<List<ByteBuffer>> consumer,
+        WatchDelivery delivery, ClientWatches watches) {
+      super(request, api, delivery, watches, "in-process-http-watch");
+      this.consumer = consumer;
+    }
+
+    @Override
+    public void respond(int code, Map<String, List<String>> headers, byte[] body) {
+      answer.complete(new InProcessResponse(request, code, headers, new CompleteBody(body, consumer)));
+    }
+
+    @Override
+    public WatchSink acceptWatch() {
+      stream = new StreamingWatchBody(consumer, delivery);
+      return stream;
+    }
+
+    @Override
+    public void startWatch(Watch watch) {
+      open(watch, stream, () -> { }, new InProcessResponse(request, 200, StreamingWatchBody.headers(), stream));
+    }
+  }
+
   /** A websocket upgrade answered by a {@link WebSocketResponse}. */
-  static final class Upgrade implements ApiExchange {
-    private final StandardHttpRequest request;
-    private final ApiRequest api;
+  static final class Upgrade extends Exchange<WebSocketResponse> {
     private final WebSocket.Listener listener;
-    private final Executor delivery;
-    private final ClientWatches watches;
-    private final CompletableFuture<WebSocketResponse> answer = new CompletableFuture<>();
     private InProcessWebSocket socket;
 
-    Upgrade(StandardHttpRequest request, ApiRequest api, WebSocket.Listener listener, Executor delivery,
+    Upgrade(StandardHttpRequest request, ApiRequest api, WebSocket.Listener listener, WatchDelivery delivery,
         ClientWatches watches) {
-      this.request = request;
-      this.api = api;
+      super(request, api, delivery, watches, "in-process-websocket-watch");
       this.listener = listener;
-      this.delivery = delivery;
-      this.watches = watches;
-    }
-
-    CompletableFuture<WebSocketResponse> answer() {
-      return answer;
-    }
-
-    @Override
-    public ApiRequest request() {
-      return api;
-    }
-
-    @Override
-    public String transport(boolean watch) {
-      return watch ? "in-process-websocket-watch" : "in-process";
     }
 
     /** The upgrade is refused with this answer (fabric8 reads the code; a websocket has no error body). */
@@ -174,27 +182,16 @@ final class InProcessExchanges {
     }
 
     @Override
-    public void drop() {
-      answer.completeExceptionally(new IOException(CONNECTION_CLOSED));
-    }
-
-    @Override
     public WatchSink acceptWatch() {
       socket = new InProcessWebSocket(listener, delivery);
       return socket;
     }
 
+    /** {@code onOpen}, then the socket starts, then the client has it: a close it sends at once is not lost. */
     @Override
     public void startWatch(Watch watch) {
-      watches.add(watch);
-      listener.onOpen(socket);
-      answer.complete(new WebSocketResponse(new WebSocketUpgradeResponse(request), socket));
-      socket.start(watch);
-    }
-
-    @Override
-    public void execute(Runnable task) {
-      delivery.execute(task);
+      open(watch, socket, () -> listener.onOpen(socket),
+          new WebSocketResponse(new WebSocketUpgradeResponse(request), socket));
     }
   }
 }

@@ -2,12 +2,11 @@ package dev.ctk.fake.internal.inprocess;
 
 import dev.ctk.fake.internal.http.RequestPipeline;
 import io.fabric8.kubernetes.client.http.HttpClient;
-import java.util.concurrent.Executor;
 
 /**
  * One cluster's in-process transport: the fabric8 {@link HttpClient.Factory} its clients use, and the threads
- * that deliver watch events to them. {@link #close()} (when the cluster closes) lets pending deliveries finish and
- * stops those threads; later requests fail as a refused connection would.
+ * that deliver watch events to them. {@link #close()} (when the cluster closes) has every open watch deliver its
+ * close, lets pending deliveries finish and stops those threads; later requests fail as a refused connection would.
  */
 public final class InProcessTransport implements AutoCloseable {
 
@@ -48,7 +47,7 @@ public final class InProcessTransport implements AutoCloseable {
     return pipeline;
   }
 
-  Executor delivery() {
+  WatchDelivery delivery() {
     return delivery;
   }
 
@@ -61,7 +60,10 @@ public final class InProcessTransport implements AutoCloseable {
     closed = true;
   }
 
-  /** Refuses further requests, lets pending deliveries (the watches' closes) finish and stops the threads. */
+  /**
+   * Refuses further requests, has every open watch deliver its close now (what it still queued is discarded), lets
+   * the deliveries under way finish and stops the threads.
+   */
   @Override
   public void close() {
     closed = true;

@@ -3,7 +3,6 @@ package dev.ctk.fake.internal.inprocess;
 import io.fabric8.kubernetes.client.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 /**
  * A websocket watch without a socket: each event is one text message to fabric8's listener. As with fabric8's
@@ -17,7 +16,7 @@ final class InProcessWebSocket extends WatchQueue implements WebSocket {
 
   private final WebSocket.Listener listener;
 
-  InProcessWebSocket(WebSocket.Listener listener, Executor delivery) {
+  InProcessWebSocket(WebSocket.Listener listener, WatchDelivery delivery) {
     super(delivery, 1);
     this.listener = listener;
   }

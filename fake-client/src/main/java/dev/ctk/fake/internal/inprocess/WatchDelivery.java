@@ -1,5 +1,8 @@
 package dev.ctk.fake.internal.inprocess;
 
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
@@ -8,40 +11,70 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads that hand in-process watch events (and delayed answers) to fabric8: one cached pool of daemon threads
- * per cluster, named {@code ctk-fake-watch-<n>}, each idle thread ending after a second. Every watch drains its own
- * queue serially on it, so one thread hop per burst of events. It is the one place delivery is scheduled, so a test
+ * The threads of one cluster's in-process transport: they hand watch events to fabric8, serve delayed answers, and
+ * serve requests that fabric8 sends from its own scheduler thread. One cached pool of daemon threads per cluster,
+ * named {@code ctk-fake-<n>-watch-<k>} after the cluster ({@code ctk-fake-<n>}). Every watch drains its own queue
+ * serially on it, so one thread hop per burst of events. It is the one place delivery is scheduled, so a test
  * scheduler could replace it later.
+ *
+ * <p>Why a cached pool with a long keep-alive, not a small fixed pool: a task handed over here may block (a request
+ * waiting for the store lock), and a fixed pool would let it hold up every watch of the cluster. A cached pool
+ * creates a thread when none is idle, and that can happen inside a write transaction (a watch event is scheduled
+ * under the store lock); so an idle thread is kept for {@value #KEEP_ALIVE_SECONDS} seconds, not one: a test that
+ * writes steadily reuses its threads, and creates one only when more watches are busy at once than before. The
+ * threads are daemons and {@link #close()} stops them all.
+ *
+ * <p>{@link #execute} refuses ({@link RejectedExecutionException}) once the cluster is closed; callers decide what a
+ * refused task means (a delayed request is dropped, a watch delivers its close on the caller's thread).
  */
 final class WatchDelivery implements Executor, AutoCloseable {
 
+  static final long KEEP_ALIVE_SECONDS = 60;
   private static final long STOP_SECONDS = 10;
 
   private final ThreadPoolExecutor pool;
+  private final Set<WatchQueue> open = ConcurrentHashMap.newKeySet();
 
   WatchDelivery(String clusterName) {
     AtomicInteger count = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS, new SynchronousQueue<>(),
-        runnable -> {
+    this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+        new SynchronousQueue<>(), runnable -> {
           Thread thread = new Thread(runnable, clusterName + "-watch-" + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         });
   }
 
-  /** Runs a task on a delivery thread; once the cluster is closed, the task is dropped. */
+  /**
+   * Runs a task on a delivery thread.
+   *
+   * @throws RejectedExecutionException when the cluster is closed
+   */
   @Override
   public void execute(Runnable task) {
-    try {
-      pool.execute(task);
-    } catch (RejectedExecutionException e) {
-      // the cluster is closed: nothing is delivered any more
-    }
+    pool.execute(task);
   }
 
-  /** Lets the deliveries under way finish (at most 10 seconds), then stops every thread. */
+  /** A watch queue that delivers on these threads until it has delivered its close. */
+  void opened(WatchQueue queue) {
+    open.add(queue);
+  }
+
+  /** The queue delivered its close. */
+  void ended(WatchQueue queue) {
+    open.remove(queue);
+  }
+
+  /**
+   * Tells every watch still open that the cluster is going away (each delivers its close now, without waiting for
+   * its client to ask for the events still queued, as a closed connection would), lets the deliveries under way
+   * finish (at most 10 seconds), then stops every thread.
+   */
   @Override
   public void close() {
+    for (WatchQueue queue : List.copyOf(open)) {
+      queue.clusterClosed();
+    }
     pool.shutdown();
     try {
       if (!pool.awaitTermination(STOP_SECONDS, TimeUnit.SECONDS)) {

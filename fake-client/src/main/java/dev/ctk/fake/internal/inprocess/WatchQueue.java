@@ -6,7 +6,7 @@ import dev.ctk.fake.internal.watch.WatchSink;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit
@@ -17,10 +17,14 @@ import java.util.concurrent.Executor;
  * at most). The close is handed over after the last queued event, without demand. When more than
  * {@link WatchSessions#WRITE_QUEUE_BYTES} characters wait, the watch is closed and what waits is discarded, as the
  * HTTP path closes a connection whose write queue is full; the client re-watches from its last resourceVersion.
+ *
+ * <p>When the cluster closes, what still waits is discarded and the close is handed over at once, without demand, as
+ * a closed connection ends a watch over HTTP. Once the delivery threads are gone (a drain is refused), the close is
+ * handed over on the thread that asked for the drain.
  */
 abstract class WatchQueue implements WatchSink {
 
-  private final Executor delivery;
+  private final WatchDelivery delivery;
   private final ArrayDeque<String> queue = new ArrayDeque<>();
   private long queuedChars;
   private long demand;
@@ -29,9 +33,10 @@ abstract class WatchQueue implements WatchSink {
   private boolean closeDelivered;
   private boolean draining;
   private boolean overflowed;
+  private boolean clientGone;
   private volatile Watch watch;
 
-  WatchQueue(Executor delivery, long initialDemand) {
+  WatchQueue(WatchDelivery delivery, long initialDemand) {
     this.delivery = delivery;
     this.demand = initialDemand;
   }
@@ -42,22 +47,29 @@ abstract class WatchQueue implements WatchSink {
   /** Hands events to the client (on a delivery thread). */
   abstract void deliver(List<String> events) throws Exception;
 
-  /** Tells the client the stream ended (on a delivery thread), once. */
+  /**
+   * Tells the client the stream ended, once: on a delivery thread, or, when the cluster closed and its threads are
+   * gone, on the thread that asked for a drain.
+   */
   abstract void deliverClose();
 
   /** Tells the client the stream broke because its own callback failed (on a delivery thread), once. */
   abstract void deliverFailure(Exception failure);
 
-  /** The watch is registered and the client has its answer: delivery may begin. */
+  /**
+   * The watch is registered: delivery may begin. A client that went away before this (its close came first) or a
+   * queue that already overflowed has its watch closed at once.
+   */
   final void start(Watch opened) {
     boolean closeNow;
     synchronized (this) {
       watch = opened;
       started = true;
-      closeNow = overflowed;
+      closeNow = overflowed || clientGone;
     }
+    delivery.opened(this);
     if (closeNow) {
-      delivery.execute(opened::close);
+      opened.close();
     }
     schedule();
   }
@@ -70,8 +82,23 @@ abstract class WatchQueue implements WatchSink {
     schedule();
   }
 
-  /** The client goes away: the store watch is closed (which closes this sink) and nothing more is handed over. */
+  /**
+   * The client goes away: the store watch is closed (which closes this sink) and nothing more is handed over. Before
+   * {@link #start} it is remembered, and the watch is closed as soon as it starts.
+   */
   final void clientGone() {
+    synchronized (this) {
+      clientGone = true;
+    }
+    abandon();
+  }
+
+  /** The cluster is closing: what waits is discarded and the close is handed over now, without demand. */
+  final void clusterClosed() {
+    abandon();
+  }
+
+  private void abandon() {
     Watch w;
     synchronized (this) {
       queue.clear();
@@ -110,7 +137,11 @@ abstract class WatchQueue implements WatchSink {
     }
     if (overflow && w != null) {
       // not inline: send runs under the store lock, inside the hub's fan-out
-      delivery.execute(w::close);
+      try {
+        delivery.execute(w::close);
+      } catch (RejectedExecutionException e) {
+        // the cluster is closed: it has closed its watches already
+      }
     }
     schedule();
   }
@@ -130,7 +161,35 @@ abstract class WatchQueue implements WatchSink {
       }
       draining = true;
     }
-    delivery.execute(this::drain);
+    try {
+      delivery.execute(this::drain);
+    } catch (RejectedExecutionException e) {
+      synchronized (this) {
+        draining = false;
+      }
+      endWithoutThreads();
+    }
+  }
+
+  /** The delivery threads are gone (the cluster closed): the close is handed over here, once, and nothing else. */
+  private void endWithoutThreads() {
+    Watch w;
+    boolean deliver;
+    synchronized (this) {
+      queue.clear();
+      queuedChars = 0;
+      closeRequested = true;
+      deliver = !closeDelivered;
+      closeDelivered = true;
+      w = watch;
+    }
+    delivery.ended(this);
+    if (w != null) {
+      w.close();
+    }
+    if (deliver) {
+      deliverClose();
+    }
   }
 
   private void drain() {
@@ -152,6 +211,7 @@ abstract class WatchQueue implements WatchSink {
           demand--;
         } else if (queue.isEmpty() && closeRequested) {
           closeDelivered = true;
+          delivery.ended(this);
         } else {
           draining = false;
           return;
@@ -168,6 +228,7 @@ abstract class WatchQueue implements WatchSink {
           closeDelivered = true;
           queue.clear();
         }
+        delivery.ended(this);
         Watch w = watch;
         if (w != null) {
           w.close();

@@ -7,17 +7,24 @@
  * <ul>
  *   <li>Requests run on the caller's thread and are answered as complete bodies; faults, the request journal
  *       (transport {@code in-process}), admission and garbage collection behave exactly as over HTTP, because the
- *       same pipeline serves both.
+ *       same pipeline serves both. A request fabric8 sends from its JVM-wide scheduler thread (retries after a
+ *       backoff, watch reconnects; recognised by the thread's name) is served on the cluster's delivery threads
+ *       instead, so that it never holds that thread while it waits for the store lock.
  *   <li>Watches of both kinds fabric8 uses (websocket, and HTTP streaming with {@code onlyHttpWatches}) are
  *       registered before the client sees them open. Their events queue per watch and are handed to fabric8 on a
  *       per-cluster pool of daemon threads ({@code ctk-fake-<n>-watch-<k>}), one message per websocket
  *       {@code request()} (the first without one) and every queued line per streaming {@code consume()}. A watch
  *       with more than 8 MiB of events waiting for a client that does not ask for them is closed, as over HTTP;
  *       the client re-watches from its last resourceVersion.
- *   <li>Closing a client closes the watches it opened; closing the cluster delivers the watches' closes, then
- *       stops the delivery threads. Requests after that fail as a refused connection.
+ *   <li>Closing a client closes the watches it opened; a closed client fails as fabric8's Vert.x client does
+ *       ({@code IllegalStateException: Client is closed}, thrown for a request, as the failed future of a
+ *       websocket). A watch whose client gave up before it opened (a timeout, a cancel) is closed, not opened.
+ *   <li>Closing the cluster drops the requests a Delay fault holds, has every watch deliver its close at once
+ *       (events still queued are discarded, as with a closed connection), then stops the delivery threads.
+ *       Requests after that fail as a refused connection.
  *   <li>A request sent while the calling thread holds the store's write lock (an admission hook calling the API)
- *       is answered 500 with a message saying so, instead of nesting one transaction in another.
+ *       is answered 400 with a message saying so, instead of nesting one transaction in another; 400 because
+ *       fabric8 retries a 5xx, from another thread, where the retry would wait for the lock the hook holds.
  * </ul>
  *
  * <h2>Limits</h2>
