@@ -34,7 +34,7 @@ public enum Target {
 
   /**
    * ctk's {@link FakeCluster} as {@code FakeCluster.start()} builds it, on its default {@link ClientTransport}
-   * (in-process once that transport is the default: requests handed to the fake without a socket); its shared
+   * ({@code IN_PROCESS}: requests and watches handed to the fake without a socket); its shared
    * client, namespace {@code default}.
    */
   CTK_FAKE {
