@@ -1,9 +1,9 @@
 package dev.ctk.fake.internal.gc;
 
+import static dev.ctk.fake.internal.store.OwnedObjects.object;
+import static dev.ctk.fake.internal.store.OwnedObjects.withOwners;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
@@ -25,7 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 class GarbageCollectorIndexTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2025-03-01T12:00:00Z"), ZoneOffset.UTC);
 
   private final ResourceRegistry registry = new ResourceRegistry();
@@ -148,23 +147,5 @@ class GarbageCollectorIndexTest {
 
   private void delete(ResourceType type, String name) {
     store.delete(type, "default", name, DeletePreconditions.NONE, WriteOptions.API);
-  }
-
-  private static ObjectNode object(String name, String... owners) {
-    ObjectNode object = JSON.createObjectNode();
-    object.putObject("metadata").put("name", name);
-    return withOwners(object, owners);
-  }
-
-  private static ObjectNode withOwners(ObjectNode object, String... owners) {
-    ObjectNode meta = (ObjectNode) object.get("metadata");
-    meta.remove("ownerReferences");
-    if (owners.length > 0) {
-      ArrayNode refs = meta.putArray("ownerReferences");
-      for (String uid : owners) {
-        refs.addObject().put("apiVersion", "v1").put("kind", "ConfigMap").put("name", "owner").put("uid", uid);
-      }
-    }
-    return object;
   }
 }

@@ -1,10 +1,10 @@
 package dev.ctk.fake.internal.store;
 
+import static dev.ctk.fake.internal.store.OwnedObjects.object;
+import static dev.ctk.fake.internal.store.OwnedObjects.withOwners;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 class ObjectIndexTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2025-03-01T12:00:00Z"), ZoneOffset.UTC);
 
   private final ResourceRegistry registry = new ResourceRegistry();
@@ -187,25 +186,6 @@ class ObjectIndexTest {
 
   private void namespace(String name) {
     store.create(namespaces, null, object(name), WriteOptions.API);
-  }
-
-  private static ObjectNode object(String name, String... ownerUids) {
-    ObjectNode object = JSON.createObjectNode();
-    object.putObject("metadata").put("name", name);
-    return withOwners(object, ownerUids);
-  }
-
-  /** Replaces the object's ownerReferences by one per uid (none: removes them). */
-  private static ObjectNode withOwners(ObjectNode object, String... ownerUids) {
-    ObjectNode meta = (ObjectNode) object.get("metadata");
-    meta.remove("ownerReferences");
-    if (ownerUids.length > 0) {
-      ArrayNode refs = meta.putArray("ownerReferences");
-      for (String uid : ownerUids) {
-        refs.addObject().put("apiVersion", "v1").put("kind", "ConfigMap").put("name", "owner").put("uid", uid);
-      }
-    }
-    return object;
   }
 
   private static String uid(ObjectNode object) {
