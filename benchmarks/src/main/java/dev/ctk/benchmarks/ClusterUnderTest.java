@@ -56,8 +56,14 @@ public final class ClusterUnderTest implements AutoCloseable {
    *
    * @param object the object, in the client's namespace
    * @param <T> its type
+   * @throws IllegalStateException on a target that stores nothing ({@link Target#storesObjects()})
    */
   public <T extends HasMetadata> void store(T object) {
+    if (!target.storesObjects()) {
+      throw new IllegalStateException("Cannot store " + object.getKind() + " " + object.getMetadata().getName()
+          + " on " + target + ": that target stores nothing (see Target.storesObjects()). Load objects only on "
+          + "targets that store them.");
+    }
     if (fake != null) {
       if (object.getMetadata().getNamespace() == null) {
         object.getMetadata().setNamespace(client.getNamespace());

@@ -10,11 +10,13 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -41,6 +43,12 @@ public class ControllerTestBenchmark {
   /** Which server. */
   @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
   public Target target;
+
+  /** Refuses a target that stores nothing (see {@link Target#requireObjectStore(Class)}). */
+  @Setup(Level.Trial)
+  public void requireObjectStore() {
+    target.requireObjectStore(ControllerTestBenchmark.class);
+  }
 
   /**
    * One test: start, create a Deployment, see its Service, close.

@@ -59,6 +59,7 @@ public class ListAndFanOutBenchmark {
     /** Starts the server and stores the ConfigMaps (not timed). */
     @Setup(Level.Trial)
     public void load() {
+      target.requireObjectStore(ListAndFanOutBenchmark.class);
       cluster = target.start();
       for (int i = 1; i <= LISTED; i++) {
         cluster.store(ConfigMaps.numbered(i));
@@ -92,6 +93,7 @@ public class ListAndFanOutBenchmark {
     /** Starts the server and the informers (not timed). */
     @Setup(Level.Trial)
     public void start() {
+      target.requireObjectStore(ListAndFanOutBenchmark.class);
       cluster = InformedCluster.start(target, INFORMERS);
     }
 

@@ -58,6 +58,7 @@ public class MemoryBenchmark {
     /** Starts it (not timed). */
     @Setup(Level.Invocation)
     public void start() {
+      target.requireObjectStore(MemoryBenchmark.class);
       cluster = target.start();
     }
 

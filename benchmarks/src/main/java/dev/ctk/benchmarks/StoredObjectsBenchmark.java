@@ -63,6 +63,7 @@ public class StoredObjectsBenchmark {
           + "but was \"" + targetAndStored + "\".");
     }
     Target target = Target.valueOf(parts[0]);
+    target.requireObjectStore(StoredObjectsBenchmark.class);
     stored = Integer.parseInt(parts[1]);
     cluster = target.start();
     for (int i = 1; i <= stored; i++) {

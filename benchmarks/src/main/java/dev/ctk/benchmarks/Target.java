@@ -1,5 +1,6 @@
 package dev.ctk.benchmarks;
 
+import dev.ctk.benchmarks.floor.EchoApiServer;
 import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,6 +22,11 @@ import java.util.logging.Logger;
  * it: ctk's fake through its default client transport ({@link #CTK_FAKE}) and explicitly over loopback HTTP
  * ({@link #CTK_FAKE_HTTP}), and fabric8's CRUD mock over loopback HTTP ({@link #FABRIC8_CRUD_MOCK}). All three use
  * the same fabric8 client stack above the HTTP layer (serialization, informers, retries, interceptors).
+ *
+ * <p>A fourth, {@link #FABRIC8_CLIENT_FLOOR}, is no API server: a server that does almost no work, under that same
+ * client stack, to measure the floor any fake used through fabric8's client and informer stands on. It stores
+ * nothing, so only {@code WriteToInformerBenchmark} accepts it; the other benchmarks refuse it at setup
+ * ({@link #requireObjectStore(Class)}).
  *
  * <pre>{@code
  * try (ClusterUnderTest cluster = Target.CTK_FAKE.start()) {
@@ -75,6 +81,32 @@ public enum Target {
         server.destroy();
       });
     }
+  },
+
+  /**
+   * fabric8's client and informer against a server that does no work: an {@link EchoApiServer} (no socket; an empty
+   * list; a create answered with its own body plus a resourceVersion and sent as ADDED to every watch on the
+   * writer's thread before the answer), its {@code newClient()}, namespace {@code default}. What it measures is
+   * fabric8's client (request building, interceptors, serialization of the request, deserialization of the
+   * answer), fabric8's informer (event decoding, store update, handler dispatch on fabric8's executor) and the
+   * thread hand-offs back to the waiting writer; the server's share is about zero. It is not a Kubernetes API
+   * server: it stores and checks nothing, so only {@code WriteToInformerBenchmark} runs on it.
+   */
+  FABRIC8_CLIENT_FLOOR {
+    @Override
+    public ClusterUnderTest start() {
+      EchoApiServer server = EchoApiServer.start();
+      KubernetesClient client = server.newClient();
+      return new ClusterUnderTest(this, client, null, () -> {
+        client.close();
+        server.close();
+      });
+    }
+
+    @Override
+    public boolean storesObjects() {
+      return false;
+    }
   };
 
   /**
@@ -83,6 +115,33 @@ public enum Target {
    * @return the running server; the caller closes it
    */
   public abstract ClusterUnderTest start();
+
+  /**
+   * Whether the server keeps what is written and serves it back, as an API server does: true of every target except
+   * {@link #FABRIC8_CLIENT_FLOOR}.
+   *
+   * @return whether objects are stored
+   */
+  public boolean storesObjects() {
+    return true;
+  }
+
+  /**
+   * Refuses a target that stores nothing, for a benchmark whose result would be wrong on it (one that lists, reads,
+   * updates or loads objects): called first in that benchmark's setup, so that it fails at once instead of timing
+   * 404s or waiting for events that never come.
+   *
+   * @param benchmark the benchmark class, named in the message
+   * @throws IllegalArgumentException when {@link #storesObjects()} is false
+   */
+  public void requireObjectStore(Class<?> benchmark) {
+    if (!storesObjects()) {
+      throw new IllegalArgumentException("Target " + name() + " cannot run " + benchmark.getSimpleName()
+          + ": it is no API server (its echo server stores nothing: a list is always empty, a GET, update or delete "
+          + "is 404), so only WriteToInformerBenchmark measures something true on it. Drop " + name()
+          + " from -p target=... for " + benchmark.getSimpleName() + ", or select WriteToInformerBenchmark alone.");
+    }
+  }
 
   private static ClusterUnderTest fake(Target target, FakeCluster.Builder builder) {
     FakeCluster cluster = builder.build();

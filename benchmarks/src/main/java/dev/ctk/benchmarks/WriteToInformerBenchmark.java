@@ -29,6 +29,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code :createsPerSecond} (n / that time, through {@link MeasuredFigures}): the ops/s of the run.
  * </ul>
  *
+ * <p>{@link Target#FABRIC8_CLIENT_FLOOR} is the floor under the other targets: the same fabric8 client and informer
+ * against a server that does no work (the create is echoed and its ADDED event handed to the watch on the writer's
+ * thread before the answer), so its figure is what fabric8's client, fabric8's informer and the thread hand-offs
+ * cost; no fake reached through fabric8's client and informer can beat it. It is the only benchmark that accepts
+ * that target.
+ *
  * <p>{@code n = 10000} on fabric8's CRUD mock takes minutes per shot (its create cost grows with the stored
  * objects); select one with {@code -p n=1000}.
  *
@@ -47,7 +53,7 @@ public class WriteToInformerBenchmark {
   public static class Cycling {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR"})
     public Target target;
 
     /** Creates per fresh server. */
@@ -85,7 +91,7 @@ public class WriteToInformerBenchmark {
   public static class PerShot {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR"})
     public Target target;
 
     /** Creates per shot. */

@@ -6,6 +6,11 @@
  * cost per operation against stored objects, and heap per 10,000 ConfigMaps. {@code BENCHMARKS.md} at the top of
  * the repository says how to run them and holds the table.
  *
+ * <p>Write to informer also runs on {@code Target.FABRIC8_CLIENT_FLOOR} ({@link dev.ctk.benchmarks.floor}): the
+ * same fabric8 client and informer against a server that does almost no work, which measures the floor that every
+ * fake used through fabric8's client and informer stands on (fabric8's client, its informer and the JVM's thread
+ * hand-offs; the server's share is about zero).
+ *
  * <pre>{@code
  * ./mvnw -B -pl benchmarks -am package -DskipTests
  * java -jar benchmarks/target/benchmarks.jar
@@ -23,6 +28,10 @@
  *       not measured.
  *   <li>Figures a benchmark measures itself (heap, creates per second) appear only with the {@link
  *       dev.ctk.benchmarks.MeasuredFigures} profiler, which {@code BenchmarksMain} turns on.
+ *   <li>The floor target is no API server (it stores and checks nothing): every benchmark but write to informer
+ *       refuses it at setup with a message, and its figure is a lower bound for fakes reached through fabric8's
+ *       client, not for fakes in general (a fake called without fabric8's client, or an informer that is not
+ *       fabric8's, is not bounded by it).
  *   <li>fabric8's mock is not loaded with 100,000 objects by default: at its create cost that load does not finish
  *       in reasonable time.
  *   <li>The container variant never pulls images: it runs only with {@code ctk.container.local-image}.

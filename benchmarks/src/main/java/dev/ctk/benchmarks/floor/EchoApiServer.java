@@ -1,0 +1,258 @@
+package dev.ctk.benchmarks.floor;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.StandardHttpRequest;
+import io.fabric8.kubernetes.client.http.WebSocket;
+import io.fabric8.kubernetes.client.http.WebSocketResponse;
+import io.fabric8.kubernetes.client.http.WebSocketUpgradeResponse;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An API server that does (almost) no work, reached by fabric8 clients through its own {@link HttpClient.Factory}
+ * without sockets: the floor under every fake that is used through fabric8's client and informer. Timing a
+ * create-and-see against it measures fabric8's client (request building, interceptors, Jackson serialization of the
+ * request and deserialization of the answer), fabric8's informer (watch event decoding, store update, handler
+ * dispatch on fabric8's executor) and the JVM's thread hand-offs up to the waiting writer; the server's own share is
+ * a string search and two concatenations.
+ *
+ * <p>What it answers, for ConfigMaps in any namespace ({@code /api/v1/namespaces/<ns>/configmaps}):
+ * <ul>
+ *   <li>GET (a list): an empty {@code ConfigMapList} with {@code metadata.resourceVersion "1"}, from precomputed
+ *       bytes, whatever the query;
+ *   <li>a websocket watch: accepted at once, {@code onOpen}, then kept until the client closes it;
+ *   <li>POST (a create): {@code 201} with the request body itself, with a {@code resourceVersion} from a counter
+ *       and (fabric8 sends none) the path's {@code namespace} spliced in as the first fields of {@code metadata}
+ *       (text search and concatenation, no JSON parse). Before answering, on the writer's own thread, every open
+ *       watch of every namespace gets {@code {"type":"ADDED","object":<that object>}}. fabric8's informer needs no
+ *       more: it keys its store by namespace and name, compares resourceVersions and takes the last one as where
+ *       to resume its watch; it reads no uid;
+ *   <li>anything else: {@code 404} with a {@code Status} body.
+ * </ul>
+ *
+ * <pre>{@code
+ * try (EchoApiServer server = EchoApiServer.start(); KubernetesClient client = server.newClient()) {
+ *   client.configMaps().resource(configMap).create();   // echoed, with resourceVersion "2"
+ * }
+ * }</pre>
+ *
+ * <p>It is not a Kubernetes API server: it stores nothing (a list after creates is still empty, a GET of a created
+ * object is 404), checks nothing (no name or conflict check, no defaulting, no uid or creationTimestamp), ignores
+ * watch options and the websocket's demand (events are handed over whether or not the client asked for the next
+ * one), and never closes a watch itself except when it is closed.
+ *
+ * @since 0.1.0
+ */
+public final class EchoApiServer implements AutoCloseable {
+
+  private static final AtomicInteger SERVERS = new AtomicInteger();
+
+  /** One for every client of every echo server, as ctk's fake shares one: Jackson stays warm between servers. */
+  private static final KubernetesSerialization CLIENT_SERIALIZATION = new KubernetesSerialization();
+
+  private static final String NAMESPACES = "/api/v1/namespaces/";
+  private static final String CONFIGMAPS = "/configmaps";
+  private static final String METADATA = "\"metadata\":{";
+  private static final String NAMESPACE = "\"namespace\":";
+  private static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
+      + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
+  private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
+
+  private final String masterUrl;
+  private final EchoHttpClientFactory factory;
+  private final AtomicLong resourceVersion = new AtomicLong(1);
+  private final List<EchoWebSocket> watches = new CopyOnWriteArrayList<>();
+  private volatile boolean closed;
+
+  private EchoApiServer(String name) {
+    this.masterUrl = "http://" + name + ".invalid";
+    this.factory = new EchoHttpClientFactory(this);
+  }
+
+  /**
+   * A new, empty echo server (nothing runs until a client sends a request).
+   *
+   * @return the server; the caller closes it
+   */
+  public static EchoApiServer start() {
+    return new EchoApiServer("ctk-echo-" + SERVERS.incrementAndGet());
+  }
+
+  /**
+   * The factory for fabric8's {@code KubernetesClientBuilder.withHttpClientFactory}.
+   *
+   * @return the factory of this server's clients
+   */
+  public HttpClient.Factory httpClientFactory() {
+    return factory;
+  }
+
+  /**
+   * The master URL of this server's clients: a host under {@code .invalid}, so that a client built with it but
+   * without {@link #httpClientFactory()} fails at once instead of reaching another server.
+   *
+   * @return e.g. {@code http://ctk-echo-1.invalid}
+   */
+  public String masterUrl() {
+    return masterUrl;
+  }
+
+  /**
+   * A new fabric8 client of this server, namespace {@code default}, with the settings of ctk's fake clients
+   * (timeouts; no retries; nothing read from the machine's kubeconfig) and one JVM-wide serialization.
+   *
+   * @return the client; the caller closes it
+   */
+  public KubernetesClient newClient() {
+    Config config = new ConfigBuilder(Config.empty())
+        .withMasterUrl(masterUrl)
+        .withNamespace("default")
+        .withConnectionTimeout(5_000)
+        .withRequestTimeout(10_000)
+        .withRequestRetryBackoffLimit(0)
+        .withRequestRetryBackoffInterval(100)
+        .withWatchReconnectInterval(100)
+        .withWatchReconnectLimit(-1)
+        .build();
+    return new KubernetesClientBuilder()
+        .withKubernetesSerialization(CLIENT_SERIALIZATION)
+        .withConfig(config)
+        .withHttpClientFactory(factory)
+        .build();
+  }
+
+  /** Answers a request that is not a websocket, on the caller's thread. */
+  CompletableFuture<HttpResponse<AsyncBody>> answer(StandardHttpRequest request,
+      AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    if (closed) {
+      return CompletableFuture.failedFuture(refused(request));
+    }
+    String path = request.uri().getRawPath();
+    if (isConfigMaps(path)) {
+      if ("GET".equals(request.method())) {
+        return respond(request, 200, EMPTY_LIST, consumer);
+      }
+      if ("POST".equals(request.method())) {
+        return respond(request, 201, create(namespace(path), body(request)), consumer);
+      }
+    }
+    return respond(request, 404, notFound(request), consumer);
+  }
+
+  /** Opens a websocket watch of ConfigMaps; anything else is refused as an upgrade answered 404. */
+  CompletableFuture<WebSocketResponse> openWatch(StandardHttpRequest request, WebSocket.Listener listener,
+      List<EchoWebSocket> clientWatches) {
+    if (closed) {
+      return CompletableFuture.failedFuture(refused(request));
+    }
+    if (!isConfigMaps(request.uri().getRawPath())) {
+      return CompletableFuture.completedFuture(new WebSocketResponse(new WebSocketUpgradeResponse(request, 404),
+          new ProtocolException("Expected HTTP 101 response but was '404'")));
+    }
+    EchoWebSocket socket = new EchoWebSocket(listener, this, clientWatches);
+    listener.onOpen(socket);
+    watches.add(socket);
+    clientWatches.add(socket);
+    return CompletableFuture.completedFuture(new WebSocketResponse(new WebSocketUpgradeResponse(request), socket));
+  }
+
+  /** The watch is closed: it gets no more events. */
+  void forget(EchoWebSocket socket) {
+    watches.remove(socket);
+  }
+
+  /**
+   * The object with the next resourceVersion (and the namespace of the path, when the body has none) spliced into
+   * its metadata as text, sent as ADDED to every watch on this thread, then returned as the answer's bytes.
+   */
+  private byte[] create(String namespace, String body) {
+    String fields = "\"resourceVersion\":\"" + resourceVersion.incrementAndGet() + "\"";
+    if (!body.contains(NAMESPACE)) {
+      fields = fields + "," + NAMESPACE + "\"" + namespace + "\"";
+    }
+    int at = body.indexOf(METADATA);
+    String object;
+    if (at < 0) {
+      object = "{" + METADATA + fields + "}," + body.substring(1);
+    } else {
+      int end = at + METADATA.length();
+      String separator = body.charAt(end) == '}' ? "" : ",";
+      object = body.substring(0, end) + fields + separator + body.substring(end);
+    }
+    String event = "{\"type\":\"ADDED\",\"object\":" + object + "}";
+    for (EchoWebSocket socket : watches) {
+      socket.send(event);
+    }
+    return object.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String namespace(String path) {
+    return path.substring(NAMESPACES.length(), path.length() - CONFIGMAPS.length());
+  }
+
+  private static boolean isConfigMaps(String path) {
+    return path.startsWith(NAMESPACES) && path.endsWith(CONFIGMAPS)
+        && path.indexOf('/', NAMESPACES.length()) == path.length() - CONFIGMAPS.length();
+  }
+
+  private static String body(StandardHttpRequest request) {
+    StandardHttpRequest.BodyContent content = request.body();
+    if (content instanceof StandardHttpRequest.StringBodyContent text) {
+      return text.getContent();
+    }
+    if (content instanceof StandardHttpRequest.ByteArrayBodyContent bytes) {
+      return new String(bytes.getContent(), StandardCharsets.UTF_8);
+    }
+    throw new IllegalArgumentException("ctk echo server: POST " + request.uri().getRawPath() + " came with a "
+        + (content == null ? "missing body" : content.getClass().getSimpleName())
+        + ", expected the JSON text fabric8's create sends (a string or byte array body)");
+  }
+
+  private static byte[] notFound(StandardHttpRequest request) {
+    String message = request.method() + " " + request.uri().getRawPath() + " is not served by ctk's echo server "
+        + "(it answers only GET, POST and websocket watches of /api/v1/namespaces/<namespace>/configmaps)";
+    return ("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
+        + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"reason\":\"NotFound\",\"code\":404}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static CompletableFuture<HttpResponse<AsyncBody>> respond(StandardHttpRequest request, int code,
+      byte[] body, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    return CompletableFuture.completedFuture(new EchoResponse(request, code, JSON, body, consumer));
+  }
+
+  private IOException refused(StandardHttpRequest request) {
+    return new IOException("Connection refused: ctk's echo server " + masterUrl + " is closed ("
+        + request.method() + " " + request.uri().getRawPath() + ")");
+  }
+
+  /** Refuses further requests; every open watch gets {@code onClose(1000, "")}. */
+  @Override
+  public void close() {
+    closed = true;
+    for (EchoWebSocket socket : watches) {
+      socket.serverClosed();
+    }
+    watches.clear();
+  }
+
+  @Override
+  public String toString() {
+    return "ctk echo server " + masterUrl + " (" + watches.size() + " open watches)";
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The fabric8 client floor: {@link dev.ctk.benchmarks.floor.EchoApiServer}, an API server that answers fabric8
+ * clients through its own {@code HttpClient.Factory}, without sockets and with almost no work (an empty list, an
+ * accepted watch, a create echoed back with a resourceVersion and sent as ADDED to every watch on the writer's
+ * thread). A create-and-see against it costs what fabric8's client and informer and the JVM's thread hand-offs cost,
+ * and nothing more: no fake that is used through fabric8's client and informer can be faster.
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar WriteToInformerBenchmark -p target=FABRIC8_CLIENT_FLOOR
+ * }</pre>
+ *
+ * <p>What this package does not do:
+ * <ul>
+ *   <li>It is not a Kubernetes API server and not a fake: it stores nothing, validates nothing, has no uid,
+ *       creationTimestamp, defaulting, conflicts, selectors, updates, deletes or GET of one object (all 404), and
+ *       serves ConfigMaps only. Only the write-to-informer benchmark measures something true on it; the other
+ *       benchmarks refuse it.
+ *   <li>It does not measure fabric8 over a network: no HTTP encoding, sockets or Vert.x event loop.
+ *   <li>It ignores the websocket's demand (events are never held back) and watch options (resourceVersion,
+ *       timeoutSeconds, selectors); every open watch of every namespace gets every create.
+ *   <li>It does not use ctk's in-process transport (an internal package of fake-client); it follows the same
+ *       fabric8 SPI ({@code StandardHttpClient}, {@code StandardHttpClientBuilder}) on its own.
+ * </ul>
+ *
+ * @since 0.1.0
+ */
+package dev.ctk.benchmarks.floor;
