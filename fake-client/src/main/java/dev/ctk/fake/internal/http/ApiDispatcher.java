@@ -3,7 +3,6 @@ package dev.ctk.fake.internal.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -35,7 +34,7 @@ final class ApiDispatcher {
    * @param generation {@code metadata.generation} of the object a successful write left in the store, or
    *     {@code null} (reads, failures, removed objects, collections, kinds without generation)
    */
-  record Answer(MockResponse response, boolean changed, Long generation) {
+  record Answer(ApiResponse response, boolean changed, Long generation) {
   }
 
   private final ObjectStore store;
@@ -65,7 +64,7 @@ final class ApiDispatcher {
    * answer), as the store holds it now; {@code null} when the write failed, the object is not there (removed, a
    * dry-run create) or it has no generation.
    */
-  private Long storedGeneration(ApiRequest request, MockResponse response) {
+  private Long storedGeneration(ApiRequest request, ApiResponse response) {
     if (response.code() < 200 || response.code() >= 300) {
       return null;
     }
@@ -88,12 +87,12 @@ final class ApiDispatcher {
   }
 
   /** {@code metadata.name} of the object a create answered with, or {@code null}. */
-  private static String createdName(MockResponse response) {
-    if (response.getBody() == null || response.getBody().size() == 0) {
+  private static String createdName(ApiResponse response) {
+    if (response.body().length == 0) {
       return null;
     }
     try {
-      JsonNode name = JsonCodec.JSON.readTree(response.getBody().getBytes()).path("metadata").path("name");
+      JsonNode name = JsonCodec.JSON.readTree(response.body()).path("metadata").path("name");
       return name.isTextual() ? name.asText() : null;
     } catch (java.io.IOException e) {
       return null;
@@ -101,7 +100,7 @@ final class ApiDispatcher {
   }
 
   private Answer answer(ApiRequest request) {
-    MockResponse response;
+    ApiResponse response;
     try {
       response = route(request);
     } catch (ApiError e) {
@@ -113,7 +112,7 @@ final class ApiDispatcher {
     return new Answer(response, false, null);
   }
 
-  private MockResponse route(ApiRequest request) {
+  private ApiResponse route(ApiRequest request) {
     Optional<ResourcePath> path = ResourcePath.parse(request.path());
     if (path.isPresent()) {
       return resources.handle(request, ResolvedResource.resolve(path.get(), store.registry()));

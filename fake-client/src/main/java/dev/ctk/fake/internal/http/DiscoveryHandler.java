@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +32,7 @@ final class DiscoveryHandler {
   }
 
   /** The response for a non-resource path, or empty when the path is not one of these endpoints. */
-  Optional<MockResponse> handle(ApiRequest request) {
+  Optional<ApiResponse> handle(ApiRequest request) {
     String path = trim(request.path());
     switch (path) {
       case "/version":
@@ -74,12 +73,10 @@ final class DiscoveryHandler {
    * An OpenAPI v2 document without definitions: kubectl asks for it (protobuf) to validate and to build patches; with
    * no schema it skips client-side validation and builds strategic merge patches from its compiled-in types.
    */
-  private static MockResponse openApiV2(ApiRequest request) {
+  private static ApiResponse openApiV2(ApiRequest request) {
     String accept = request.header("accept");
     if (accept != null && accept.contains("protobuf")) {
-      return new MockResponse().setResponseCode(200)
-          .setHeader("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
-          .setBody(new byte[0]);
+      return ApiResponse.of(200, "application/com.github.proto-openapi.spec.v2.v1.0+protobuf", new byte[0]);
     }
     ObjectNode doc = JsonCodec.JSON.createObjectNode();
     doc.put("swagger", "2.0");
@@ -89,7 +86,7 @@ final class DiscoveryHandler {
     return JsonCodec.respond(200, doc);
   }
 
-  private MockResponse resources(String group, String version) {
+  private ApiResponse resources(String group, String version) {
     List<ResourceType> types = registry.inGroupVersion(group, version);
     if (types.isEmpty()) {
       throw ApiError.unknownResource();

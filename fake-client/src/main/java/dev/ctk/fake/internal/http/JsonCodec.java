@@ -2,12 +2,13 @@ package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ctk.fake.internal.status.ApiError;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /** Reads request bodies and writes JSON responses. */
 final class JsonCodec {
@@ -57,30 +58,26 @@ final class JsonCodec {
     }
   }
 
-  /** A JSON response. */
-  static MockResponse respond(int code, JsonNode body) {
+  /**
+   * A JSON response, serialized once, straight into the bytes the exchange sends: a tree ({@link JsonNode}) or a
+   * body that writes itself ({@link ListBody}).
+   */
+  static ApiResponse respond(int code, JsonSerializable body) {
     try {
-      return new MockResponse()
-          .setResponseCode(code)
-          .setHeader("Content-Type", "application/json")
-          .setHeader("Cache-Control", "no-cache, private")
-          .setBody(JSON.writeValueAsBytes(body));
+      return ApiResponse.json(code, JSON.writeValueAsBytes(body));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialize a response: " + e.getMessage(), e);
     }
   }
 
   /** The Status response for an error. */
-  static MockResponse respond(ApiError error) {
+  static ApiResponse respond(ApiError error) {
     return respond(error.code(), error.toStatus());
   }
 
   /** A plain text response (health endpoints). */
-  static MockResponse text(int code, String text) {
-    return new MockResponse()
-        .setResponseCode(code)
-        .setHeader("Content-Type", "text/plain; charset=utf-8")
-        .setBody(text);
+  static ApiResponse text(int code, String text) {
+    return ApiResponse.of(code, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
   }
 
   static String write(JsonNode node) {

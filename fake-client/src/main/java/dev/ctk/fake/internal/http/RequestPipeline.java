@@ -7,7 +7,6 @@ import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchSink;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -181,11 +180,10 @@ public final class RequestPipeline {
       return;
     }
     ApiDispatcher.Answer answer = dispatcher.dispatch(api);
-    MockResponse response = answer.response();
+    ApiResponse response = answer.response();
     journal.record(api, pending, response.code(), answer.changed(), fault, answer.generation(),
         exchange.transport(false));
-    byte[] body = response.getBody() == null ? new byte[0] : response.getBody().getBytes();
-    exchange.respond(response.code(), new LinkedHashMap<>(response.getHeaders().toMultimap()), body);
+    exchange.respond(response.code(), response.headers(), response.body());
   }
 
   private void watch(ApiExchange exchange, ApiRequest api, ApiRequestRecord pending, String fault) {

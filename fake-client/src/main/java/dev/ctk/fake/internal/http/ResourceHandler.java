@@ -1,7 +1,6 @@
 package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
@@ -10,7 +9,6 @@ import dev.ctk.fake.internal.store.ListResult;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.WriteOptions;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.List;
 
 /**
@@ -28,7 +26,7 @@ final class ResourceHandler {
     this.scale = new ScaleSubresource(store);
   }
 
-  MockResponse handle(ApiRequest request, ResolvedResource r) {
+  ApiResponse handle(ApiRequest request, ResolvedResource r) {
     if ("scale".equals(r.subresource())) {
       return scale.handle(request, r, writeOptions(request));
     }
@@ -64,24 +62,16 @@ final class ResourceHandler {
     };
   }
 
-  private MockResponse list(ApiRequest request, ResolvedResource r) {
+  private ApiResponse list(ApiRequest request, ResolvedResource r) {
     long limit = parseLimit(request.param("limit"));
     requireNoResourceVersionWithContinue(request);
     ListResult result = store.list(r.type(), r.namespace(), Selectors.labels(request),
         Selectors.fields(request, r.type(), null), limit, request.param("continue"));
-    ObjectNode list = listOf(r.type(), result.items());
-    ObjectNode meta = (ObjectNode) list.get("metadata");
-    meta.put("resourceVersion", Long.toString(result.resourceVersion()));
-    if (result.continueToken() != null) {
-      meta.put("continue", result.continueToken());
-    }
-    if (result.remainingItemCount() != null) {
-      meta.put("remainingItemCount", result.remainingItemCount());
-    }
-    return JsonCodec.respond(200, list);
+    return JsonCodec.respond(200, ListBody.of(r.type(), result.items(), result.resourceVersion(),
+        result.continueToken(), result.remainingItemCount()));
   }
 
-  private MockResponse delete(ApiRequest request, ResolvedResource r) {
+  private ApiResponse delete(ApiRequest request, ResolvedResource r) {
     if (r.subresource() != null) {
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
     }
@@ -130,7 +120,7 @@ final class ResourceHandler {
     }
   }
 
-  private MockResponse deleteCollection(ApiRequest request, ResolvedResource r) {
+  private ApiResponse deleteCollection(ApiRequest request, ResolvedResource r) {
     if (!r.type().servesDeleteCollection() || (r.type().namespaced() && r.namespace() == null)) {
       // kube serves deletecollection of a namespaced kind only per namespace: /api/v1/configmaps is list/watch only
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
@@ -139,36 +129,7 @@ final class ResourceHandler {
         Selectors.fields(request, r.type(), null), writeOptions(request), PropagationPolicy.from(request.hasNoBody()
             ? null : JsonCodec.readTree(request, "error decoding DeleteOptions: "), request.param("propagationPolicy"),
             request.param("orphanDependents")));
-    ObjectNode list = listOf(r.type(), deleted);
-    ((ObjectNode) list.get("metadata")).put("resourceVersion", Long.toString(store.resourceVersion()));
-    return JsonCodec.respond(200, list);
-  }
-
-  private static ObjectNode listOf(ResourceType type, List<ObjectNode> items) {
-    ObjectNode list = JsonCodec.JSON.createObjectNode();
-    list.put("kind", type.listKind());
-    list.put("apiVersion", type.apiVersion());
-    list.putObject("metadata");
-    ArrayNode array = list.putArray("items");
-    for (ObjectNode item : items) {
-      array.add(listItem(type, item));
-    }
-    return list;
-  }
-
-  /**
-   * An item of a list as kube serves it: a built-in kind's items carry no {@code kind} and {@code apiVersion} (its
-   * typed list encodes them without), a custom resource's items keep theirs (an unstructured list).
-   */
-  private static ObjectNode listItem(ResourceType type, ObjectNode item) {
-    ObjectNode served = served(type, item);
-    if (type.custom()) {
-      return served;
-    }
-    ObjectNode copy = served.deepCopy();
-    copy.remove("kind");
-    copy.remove("apiVersion");
-    return copy;
+    return JsonCodec.respond(200, ListBody.of(r.type(), deleted, store.resourceVersion(), null, null));
   }
 
   /** The object as served on this request's version (multi-version custom resources share one store). */

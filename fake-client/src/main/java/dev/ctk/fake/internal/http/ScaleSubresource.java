@@ -7,7 +7,6 @@ import dev.ctk.fake.internal.registry.ScalePaths;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.WriteOptions;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -36,7 +35,7 @@ final class ScaleSubresource {
     this.store = store;
   }
 
-  MockResponse handle(ApiRequest request, ResolvedResource r, WriteOptions options) {
+  ApiResponse handle(ApiRequest request, ResolvedResource r, WriteOptions options) {
     ResourceType type = r.type();
     ScalePaths paths = type.scaleSubresource().orElseThrow(ApiError::unknownResource);
     if (r.name() == null) {

@@ -7,6 +7,7 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.vertx.ServerWebSocketHandler;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -56,7 +57,8 @@ final class VertxExchange implements ApiExchange {
     out.setStatusCode(code);
     headers.forEach((key, values) -> out.headers().add(key, values));
     if (body.length > 0) {
-      out.end(io.vertx.core.buffer.Buffer.buffer(body));
+      // wrapped, not copied: the body array is never changed once answered
+      out.end(io.vertx.core.buffer.Buffer.buffer(Unpooled.wrappedBuffer(body)));
     } else {
       out.end();
     }

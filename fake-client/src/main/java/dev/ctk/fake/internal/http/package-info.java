@@ -26,6 +26,10 @@
  * No cleaner way to stay on {@code KubernetesMockServer} was found: its server, handler and Vert.x instance are
  * private, so streaming would need reflection or a fork.
  *
+ * <p>A complete answer is serialized once, into the byte array the exchange sends ({@code ApiResponse}; not copied
+ * on the way). A list answer ({@code ListBody}) is written item by item from the stored objects, without copying
+ * them to drop the {@code kind}/{@code apiVersion} kube leaves out of a built-in kind's items.
+ *
  * <p>Watches register with the store under its lock and hand every event to the connection's event loop (or the
  * in-process delivery threads), so the lock is never held across I/O and each watch receives changes in commit
  * order. Watch timeouts, bookmarks and delayed requests run on the cluster's timer thread.

@@ -1,0 +1,59 @@
+package dev.ctk.fake.internal.http;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A complete answer of the {@link ApiDispatcher}: status code, headers and body. The body array is the one the
+ * serializer produced and is handed to the {@link ApiExchange} as it is, never copied on the way (a list of 10,000
+ * objects is several megabytes). Nothing may change the array once the response is built.
+ */
+final class ApiResponse {
+
+  private static final String JSON = "application/json";
+
+  private final int code;
+  private final String contentType;
+  private final boolean noCache;
+  private final byte[] body;
+
+  private ApiResponse(int code, String contentType, boolean noCache, byte[] body) {
+    this.code = code;
+    this.contentType = contentType;
+    this.noCache = noCache;
+    this.body = body;
+  }
+
+  /** A JSON answer ({@code Content-Type: application/json} and {@code Cache-Control: no-cache, private}, as kube). */
+  static ApiResponse json(int code, byte[] body) {
+    return new ApiResponse(code, JSON, true, body);
+  }
+
+  /** An answer of another media type, with only its {@code Content-Type} header. */
+  static ApiResponse of(int code, String contentType, byte[] body) {
+    return new ApiResponse(code, contentType, false, body);
+  }
+
+  int code() {
+    return code;
+  }
+
+  /** The body bytes themselves (not a copy), empty for none. */
+  byte[] body() {
+    return body;
+  }
+
+  /**
+   * A new header map: {@code content-type}, then {@code cache-control} for JSON answers (lower-case names, as these
+   * answers always carried them).
+   */
+  Map<String, List<String>> headers() {
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    headers.put("content-type", List.of(contentType));
+    if (noCache) {
+      headers.put("cache-control", List.of("no-cache, private"));
+    }
+    return headers;
+  }
+}
