@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * What the fake API server answers when a fault rule fires ({@link ApiFaults}): a kube error {@code Status}, a
- * delay before the normal answer, or a dropped connection. Immutable.
+ * delay before the normal answer, a dropped connection, or a read from an older state ({@link #staleRead}).
+ * Immutable.
  *
  * <pre>{@code
  * cluster.faults().when(RequestPattern.update("ConfigMap")).once().answer(ApiFault.conflict());
@@ -174,6 +175,52 @@ public final class ApiFault {
    */
   public static ApiFault dropConnection() {
     return new ApiFault(new FaultAction.Drop());
+  }
+
+  /**
+   * Serves a GET or LIST as the store was at {@code resourceVersion}, as a lagging apiserver cache would (a
+   * restarted controller's first list, a read served from a watch cache behind etcd). A LIST answers the items that
+   * existed then, as they were then, with the same namespace, label and field selectors and paging
+   * ({@code limit}/{@code continue}) as a normal list, and {@code metadata.resourceVersion} = {@code resourceVersion}
+   * (so a client that then watches from it receives every change after it, in order: an informer catches up); a GET
+   * answers the object as it was then, or 404 NotFound ({@code configmaps "web" not found}) when it did not exist
+   * then. The old state is rebuilt from the current one by rolling back the fake's watch history
+   * ({@link FakeCluster.Builder#withWatchHistoryLimit(int)}): when the history no longer reaches back to
+   * {@code resourceVersion}, the request is answered 410 Expired {@code too old resource version: <resourceVersion>
+   * (<oldest resourceVersion it reaches>)}, as kube answers a compacted resourceVersion; a resourceVersion the
+   * cluster has not reached yet is answered 504 {@code Timeout: Too large resource version: <n>, current: <m>}.
+   *
+   * <p>The fault acts only on GET and LIST of resources: a rule with this fault does not fire on the other requests
+   * its pattern matches (watches, writes, discovery): they are served normally (and not counted as the rule's
+   * matching calls), later rules may fire on them, and they leave no {@link FaultFiring}. The journal shows the
+   * requests it answered with fault {@code stale read at resourceVersion <n>}.
+   *
+   * <pre>{@code
+   * String before = cluster.resourceVersion();
+   * client.configMaps().resource(webV2).update();
+   * cluster.faults().when(RequestPattern.list("ConfigMap")).once().answer(ApiFault.staleRead(before));
+   * client.configMaps().inNamespace("default").list();   // web as it was before the update, resourceVersion before
+   * }</pre>
+   *
+   * @param resourceVersion a resourceVersion of this cluster, a positive integer (as
+   *     {@link FakeCluster#resourceVersion()} returns it)
+   * @return the fault
+   * @throws NullPointerException when {@code resourceVersion} is null
+   * @throws IllegalArgumentException when {@code resourceVersion} is not a positive integer
+   * @since 0.1.0
+   */
+  public static ApiFault staleRead(String resourceVersion) {
+    Objects.requireNonNull(resourceVersion, "ApiFault.staleRead: resourceVersion is null");
+    long rv = 0;
+    if (resourceVersion.matches("[1-9][0-9]{0,17}")) {
+      rv = Long.parseLong(resourceVersion);
+    }
+    if (rv < 1) {
+      throw new IllegalArgumentException("ApiFault.staleRead: resourceVersion must be a positive integer, as "
+          + "FakeCluster.resourceVersion() returns it, was \"" + resourceVersion + "\". Read "
+          + "cluster.resourceVersion() when the state a stale read should show is current.");
+    }
+    return new ApiFault(new FaultAction.StaleRead(rv));
   }
 
   FaultAction action() {

@@ -37,11 +37,18 @@ import java.util.Objects;
  *       added to this cluster. The same sequence of matching requests therefore gets the same firings.
  *   <li>Patterns see the request as received: its {@link ApiRequestRecord#code()} is 0 and
  *       {@link ApiRequestRecord#changed()} is {@code false} when a rule decides.
- *   <li>Patterns are matched on the server's event-loop thread that serves the request, before any lock is taken.
- *       A {@link RequestPattern#where(String, java.util.function.Predicate) where(..)} predicate must therefore be
- *       fast, must not block (no waiting on latches, sleeps or I/O) and must not call the API (a call to this
- *       cluster from there waits for the thread it blocks): it delays every request of that connection
- *       meanwhile. Read only the record it is given.
+ *   <li>Each rule's pattern, its {@link RequestPattern#where(String, java.util.function.Predicate) where(..)}
+ *       predicates included, is evaluated exactly once per request, when it arrives, before any lock is taken.
+ *       With the in-process transport ({@link ClientTransport#IN_PROCESS}) that happens on the thread that sent
+ *       the request (for a fabric8 client call, the calling thread), so a predicate can read the caller's
+ *       {@code ThreadLocal}s (requests fabric8 sends from its own scheduler thread, i.e. its retries, are
+ *       evaluated on the cluster's delivery thread); over HTTP it happens on the server's event-loop thread that
+ *       serves the connection. A predicate must therefore be fast, must not block (no waiting on latches, sleeps
+ *       or I/O) and must not call the API (a call to this cluster from there waits for the thread it blocks): it
+ *       delays the request (over HTTP, every request of that connection) meanwhile.
+ *   <li>A rule whose fault cannot act on a request ({@link ApiFault#staleRead} acts only on GET and LIST) does
+ *       not count it as a matching call and does not fire on it; the request is served normally unless a later
+ *       rule fires.
  *   <li>Every firing is recorded: in {@link #firings()} (the last 10,000), in the rule's
  *       {@link FaultRule#firings()} (its last {@value FaultRule#FIRING_LIMIT}; {@link FaultRule#fired()} counts them
  *       all), and in the {@link ApiRequestRecord#fault()} of the request's journal entry.

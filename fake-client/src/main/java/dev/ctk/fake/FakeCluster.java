@@ -6,6 +6,7 @@ import dev.ctk.fake.internal.ObjectJson;
 import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.seed.SeedDocument;
 import dev.ctk.fake.internal.seed.SeedSources;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
@@ -313,6 +314,19 @@ public final class FakeCluster implements AutoCloseable {
     } else {
       server.create("FakeCluster.installCrd", node);
     }
+  }
+
+  /**
+   * A snapshot of every stored object of every kind (built-in and custom), as copies, sorted by apiVersion, kind,
+   * namespace (cluster-scoped first) and name; objects being deleted (with a {@code deletionTimestamp}) included.
+   * Meant for end-state comparisons (of two runs of a test); it costs O(objects), every object copied, so do not
+   * poll it. Readable after {@link #close()}. Example: {@code List<GenericKubernetesResource> end = cluster.objects();}
+   *
+   * @return the objects, in a new unmodifiable list
+   * @since 0.1.0
+   */
+  public List<GenericKubernetesResource> objects() {
+    return server.objects(json);
   }
 
   /**

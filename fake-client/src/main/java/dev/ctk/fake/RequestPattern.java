@@ -226,10 +226,21 @@ public final class RequestPattern implements Predicate<ApiRequestRecord> {
   /**
    * Narrows with any condition on the record.
    *
-   * <p>In a fault rule ({@link ApiFaults}) the condition runs on the fake server's event-loop thread for every
-   * request whose other parts match, so it must be fast, must not block (no latches, sleeps or I/O) and must not
-   * call the API (a client call to the same cluster from there waits on the thread it blocks). Read only the record
-   * it is given; keep any state it needs thread-safe.
+   * <p>In a fault rule ({@link ApiFaults}) the condition runs exactly once per request whose other parts match,
+   * when the request arrives, before the request is served. With the in-process transport
+   * ({@link ClientTransport#IN_PROCESS}) it runs on the thread that sent the request (for a fabric8 client call, the
+   * calling thread), so it may read that thread's {@code ThreadLocal}s, e.g. to tell a controller's reconcile
+   * threads from the test's; requests fabric8 sends from its own scheduler thread (its retries after an error or a
+   * dropped connection) run it on the cluster's delivery thread instead. Over HTTP it runs on the fake server's
+   * event-loop thread. Either way it must be fast, must not block (no latches, sleeps or I/O) and must not call the
+   * API (a client call to the same cluster from there waits on the thread it blocks). Read only the record it is
+   * given and, in process, the sending thread's state; keep any state it needs thread-safe.
+   *
+   * <pre>{@code
+   * ThreadLocal<Boolean> inReconcile = ...;   // set by the controller's worker threads
+   * faults.when(RequestPattern.writes().where("from a reconcile", r -> Boolean.TRUE.equals(inReconcile.get())))
+   *     .once().answer(ApiFault.dropConnection());
+   * }</pre>
    *
    * @param description how the condition reads in messages, e.g. {@code "without a resourceVersion"}
    * @param condition the condition

@@ -23,6 +23,8 @@ import java.util.function.Consumer;
  * WatchRule drop = faults.drop(WatchPattern.kind("Pod").inNamespace("shop"));
  * HeldDelivery stale = faults.hold(WatchPattern.kind("Deployment"));   // caches stale, GET/LIST fresh
  * stale.release();                                                     // caches catch up, in order
+ * HeldDelivery late = faults.holdAfter(WatchPattern.kind("Pod"), 2);   // 2 events pass, later ones wait
+ * late.releaseCoalesced();                                             // only each Pod's net change is sent
  * faults.deliveries();                                                 // what every watch was sent, and why
  * }</pre>
  *
@@ -46,7 +48,9 @@ import java.util.function.Consumer;
  *   <tr><td>{@link #delay}</td><td>every event, BOOKMARKs included</td><td>sent after the delay (real time), in
  *       order: later events on the same watch wait behind it.</td></tr>
  *   <tr><td>{@link #hold}</td><td>every event, BOOKMARKs included</td><td>held, in order, until
- *       {@link HeldDelivery#release()}.</td></tr>
+ *       {@link HeldDelivery#release()} (or {@link HeldDelivery#releaseCoalesced()}).</td></tr>
+ *   <tr><td>{@link #holdAfter}</td><td>ADDED, MODIFIED, DELETED, after the first {@code passed} of them</td><td>as
+ *       {@link #hold}; BOOKMARKs are not held, but they wait behind a held event.</td></tr>
  * </table>
  * When several rules match a watch, an event passes them in the order of the table (a dropped event goes no
  * further; both copies of a duplicated event are reordered, delayed, held); among rules of one kind the oldest that
@@ -223,6 +227,43 @@ public final class WatchFaults {
   }
 
   /**
+   * Holds delivery on matching watches from the {@code passed + 1}-th event on: the first {@code passed} ADDED,
+   * MODIFIED and DELETED events are sent normally, every later one is held until {@link HeldDelivery#release()} or
+   * {@link HeldDelivery#releaseCoalesced()}. Events are counted across every matching watch together (an event sent
+   * to two watches counts twice), from now on, in delivery order (the order of commits, and for one commit the order
+   * the watches were opened). BOOKMARK events never count and are never held by it (one that comes after a held
+   * event still waits behind it, so a client never resumes past a held change); {@code holdAfter(pattern, 0)} is
+   * {@link #hold} except for BOOKMARKs. Held and released events are logged as for {@link #hold}, the detail naming
+   * the rule, e.g. {@code holdAfter(ConfigMap, 3)}.
+   *
+   * <pre>{@code
+   * HeldDelivery hold = cluster.watchFaults().holdAfter(WatchPattern.kind("ConfigMap"), 1);
+   * client.configMaps().resource(web).create();          // ADDED: sent
+   * client.configMaps().resource(webV2).update();        // MODIFIED: held, the informer still sees the first state
+   * hold.release();
+   * }</pre>
+   *
+   * @param pattern which watches
+   * @param passed how many events pass before the hold takes the next ones, at least 0
+   * @return the hold
+   * @throws IllegalArgumentException when {@code passed} is negative
+   * @throws IllegalStateException when the cluster is closed
+   * @since 0.1.0
+   */
+  public HeldDelivery holdAfter(WatchPattern pattern, int passed) {
+    String target = pattern(pattern, "holdAfter");
+    if (passed < 0) {
+      throw new IllegalArgumentException("WatchFaults.holdAfter: passed must be 0 or more, was " + passed
+          + ". Use 0 to hold every event from now on, n to let the next n events through first.");
+    }
+    requireOpen.accept("watchFaults().holdAfter(..)");
+    WatchFaultRule rule = WatchFaultRule.holdAfter("holdAfter(" + target + ", " + passed + ")", pattern::selects,
+        passed);
+    store().inTransaction(() -> rules().add(rule));
+    return new HeldDelivery(rule, this);
+  }
+
+  /**
    * Ends every rule: holds are released (their events sent), partly filled reorder windows are sent in commit
    * order, already delayed events are still sent when due. Works after the cluster is closed.
    */
@@ -273,6 +314,14 @@ public final class WatchFaults {
       return 0;
     }
     return store().inTransaction(() -> rules().remove(rule));
+  }
+
+  /** Ends a hold, sending only each object's net event of what it holds; returns how many events it sent. */
+  int endCoalesced(WatchFaultRule hold) {
+    if (!hold.active()) {
+      return 0;
+    }
+    return store().inTransaction(() -> rules().releaseCoalesced(hold));
   }
 
   /** How many events a hold holds now. */

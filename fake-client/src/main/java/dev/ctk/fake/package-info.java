@@ -77,8 +77,9 @@
  *       fault that answered it; the last 10,000.
  *   <li>API faults at the server ({@link dev.ctk.fake.FakeCluster#faults()}, {@link dev.ctk.fake.ApiFaults}): rules
  *       matched by {@link dev.ctk.fake.RequestPattern} (once, counted, from the n-th call, seeded probability, until
- *       removed) that answer 409, 422, 429 with Retry-After, 500, 503 or any error Status, delay the request, or
- *       drop the connection, for client calls and informers' lists and watches alike; every firing is recorded.
+ *       removed) that answer 409, 422, 429 with Retry-After, 500, 503 or any error Status, delay the request,
+ *       drop the connection, or serve a GET or LIST from an older resourceVersion ({@code ApiFault.staleRead}), for
+ *       client calls and informers' lists and watches alike; every firing is recorded.
  * </ul>
  *
  * <h2>What it does not do (yet)</h2>
@@ -117,7 +118,9 @@
  *       delayed request still holds its connection, and a delay or a pending timer is lost when the cluster
  *       closes. Rules cannot match on the request body except through {@code RequestPattern.where(..)} on the
  *       record's {@code bodyResourceVersion}. A 429 is a {@code Status} body, where kube's load shedding sends
- *       text. Seeded probabilities repeat only when the matching requests arrive in the same order.
+ *       text. Seeded probabilities repeat only when the matching requests arrive in the same order. A stale read
+ *       reaches back only as far as the watch history ({@code withWatchHistoryLimit}, 410 beyond it), and a
+ *       {@code resourceVersion} parameter on a GET or LIST still does not read the past by itself.
  *   <li>The journal records requests when they are answered (a delayed one appears late; a request whose
  *       connection fails before its body arrives, or with an HTTP method the server does not serve, is not
  *       recorded), keeps no request or response bodies, and times are wall-clock receive times.

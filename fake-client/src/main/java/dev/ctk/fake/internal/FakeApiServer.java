@@ -155,6 +155,20 @@ public final class FakeApiServer implements AutoCloseable {
     return store;
   }
 
+  /**
+   * Every stored object of every kind as a {@code GenericKubernetesResource} copy, sorted by apiVersion, kind,
+   * namespace (cluster-scoped objects first) and name.
+   */
+  public List<io.fabric8.kubernetes.api.model.GenericKubernetesResource> objects(ObjectJson json) {
+    java.util.Comparator<ObjectNode> order = java.util.Comparator
+        .comparing((ObjectNode o) -> o.path("apiVersion").asText())
+        .thenComparing(o -> o.path("kind").asText())
+        .thenComparing(o -> o.path("metadata").path("namespace").asText(""))
+        .thenComparing(o -> o.path("metadata").path("name").asText());
+    return store.objects().stream().map(dev.ctk.fake.internal.store.StoredObject::object).sorted(order)
+        .map(o -> json.toObject(o, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).toList();
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;

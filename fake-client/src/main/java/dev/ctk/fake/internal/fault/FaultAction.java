@@ -7,9 +7,10 @@ import java.util.function.Function;
 /**
  * What the server does instead of (or before) its normal answer when a fault rule fires: answer with an error
  * {@code Status} ({@link Respond}), answer normally after a pause ({@link Delay}), or close the connection without
- * an answer ({@link Drop}).
+ * an answer ({@link Drop}), or serve a read from an older state of the store ({@link StaleRead}).
  */
-public sealed interface FaultAction permits FaultAction.Respond, FaultAction.Delay, FaultAction.Drop {
+public sealed interface FaultAction
+    permits FaultAction.Respond, FaultAction.Delay, FaultAction.Drop, FaultAction.StaleRead {
 
   /**
    * How the fault reads in the journal and in firings, e.g. {@code 409 Conflict} or {@code delay 250ms}.
@@ -17,6 +18,17 @@ public sealed interface FaultAction permits FaultAction.Respond, FaultAction.Del
    * @return the description
    */
   String description();
+
+  /**
+   * Whether the fault can fire on a request its rule's pattern matched. A request it cannot fire on is, for its
+   * rule, as if the pattern had not matched: not counted, not fired on.
+   *
+   * @param request the request as received
+   * @return {@code true} for every request, except as a fault says
+   */
+  default boolean appliesTo(dev.ctk.fake.ApiRequestRecord request) {
+    return true;
+  }
 
   /**
    * Answers with an error.
@@ -47,6 +59,23 @@ public sealed interface FaultAction permits FaultAction.Respond, FaultAction.Del
     @Override
     public String description() {
       return "drop connection";
+    }
+  }
+
+  /**
+   * Serves a GET or LIST of a resource as the store was at {@code resourceVersion}; applies to no other request.
+   *
+   * @param resourceVersion a positive resourceVersion
+   */
+  record StaleRead(long resourceVersion) implements FaultAction {
+    @Override
+    public String description() {
+      return "stale read at resourceVersion " + resourceVersion;
+    }
+
+    @Override
+    public boolean appliesTo(dev.ctk.fake.ApiRequestRecord request) {
+      return request.kind() != null && ("get".equals(request.verb()) || "list".equals(request.verb()));
     }
   }
 }

@@ -126,7 +126,9 @@ public final class FaultEngine {
     }
     List<InstalledRule> matching = new ArrayList<>();
     for (InstalledRule rule : current) {
-      if (rule.pattern().matches(request)) {
+      // each pattern runs once per request, on this thread; a fault that cannot act on the request (a stale read
+      // on a write) leaves it to the later rules, uncounted
+      if (rule.pattern().matches(request) && rule.action().appliesTo(request)) {
         matching.add(rule);
       }
     }

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The steps every request goes through, whichever transport brought it ({@link ApiExchange}): describe it as a
  * journal record, let the {@link FaultEngine} decide whether a fault rule fires (an error Status, a delay, a dropped
- * connection), then serve it: watches are registered with the store (through {@link WatchSessions}) before the
+ * connection, a stale read), then serve it: watches are registered with the store (through {@link WatchSessions}) before the
  * client sees them open, everything else goes to the {@link ApiDispatcher}. The journal entry is always added
  * before the answer is handed to the exchange, so a client that has its answer finds its request in the journal.
  *
@@ -101,6 +101,12 @@ public final class RequestPipeline {
       ApiError error = respond.error().apply(api.faultTarget(store.registry()));
       journal.record(api, pending, error.code(), false, fault, transport(exchange, api));
       refuse(exchange, error, respond.retryAfterSeconds());
+    } else if (action instanceof FaultAction.StaleRead stale) {
+      // a GET or LIST (FaultAction.StaleRead.appliesTo): the store answers its reads on this thread from the past
+      store.readAt(stale.resourceVersion(), () -> {
+        serve(exchange, api, pending, fault);
+        return null;
+      });
     } else if (action instanceof FaultAction.Delay delay) {
       Delayed delayed = new Delayed(exchange, api, pending, fault);
       delayedRequests.add(delayed);

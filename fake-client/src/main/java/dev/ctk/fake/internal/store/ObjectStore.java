@@ -59,6 +59,7 @@ public final class ObjectStore {
   private final ObjectIndex index;
   private long resourceVersion;
   private DeletionObserver deletions = DeletionObserver.NONE;
+  private final PastState past = new PastState();
 
   /**
    * Creates an empty store.
@@ -113,8 +114,17 @@ public final class ObjectStore {
   public ObjectNode get(ResourceType type, String namespace, String name) {
     return locked(() -> {
       requireServed(type);
-      return require(type, namespace, name);
+      ObjectNode object = readScope(type, namespace).get(key(type, namespace, name));
+      if (object == null) {
+        throw ApiError.notFound(type, name);
+      }
+      return object;
     });
+  }
+
+  /** Runs {@code read} with {@link #get} and {@link #list} answering the state at a resourceVersion on this thread. */
+  public <R> R readAt(long resourceVersion, Supplier<R> read) {
+    return past.readAt(resourceVersion, read);
   }
 
   /** Whether an object exists. */
@@ -138,13 +148,14 @@ public final class ObjectStore {
       }
       WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
       List<ObjectNode> selected = new ArrayList<>();
-      for (ObjectNode object : scope(type, namespace).values()) {
+      for (ObjectNode object : readScope(type, namespace).values()) {
         if (filter.matches(object)) {
           selected.add(object);
         }
       }
       boolean countRemaining = labels.isEverything() && (fields == null || fields.isEverything());
-      return pager.firstPage(type.storageKey(), selected, resourceVersion, limit, countRemaining);
+      return pager.firstPage(type.storageKey(), selected, past.resourceVersion(resourceVersion), limit,
+          countRemaining);
     });
   }
 
@@ -656,6 +667,11 @@ public final class ObjectStore {
   private NavigableMap<String, ObjectNode> scope(ResourceType type, String namespace) {
     return type.namespaced() && namespace != null ? index.namespaceRange(type.storageKey(), namespace)
         : collection(type);
+  }
+
+  /** {@link #scope} as of the thread's {@link #readAt} resourceVersion, if any. */
+  private NavigableMap<String, ObjectNode> readScope(ResourceType type, String namespace) {
+    return past.scope(type, namespace, scope(type, namespace), resourceVersion, hub);
   }
 
   /** A collection for reading: never creates one (an empty view when the kind has no object). */

@@ -30,7 +30,9 @@
  * a Namespace's {@code spec.finalizers} (kube allows that only through {@code /finalize}); custom resources removed
  * with their CustomResourceDefinition are not reported to the deletion observer; list pages after the first come
  * from a retained snapshot (the last 64 limited lists); {@code resourceVersion} parameters on list are not used to
- * read the past (only refused next to a {@code continue} token, as kube does); JSON {@code null} values of built-in
+ * read the past (only refused next to a {@code continue} token, as kube does): only a stale-read fault reads the
+ * past ({@link dev.ctk.fake.internal.store.PastState}, rolled back through the watch history, O(collection +
+ * changes since) per read, 410 beyond the retained history); JSON {@code null} values of built-in
  * objects are kept as sent, and an absent struct is not added as {@code {}} (a Deployment has no {@code status: {}}
  * until something writes it; only containers get their {@code resources: {}}).
  */

@@ -178,6 +178,14 @@ public final class Watch {
     outbox.offer(type, toSend, serialize(event));
   }
 
+  /** A watch event's JSON: {@code {"type":..,"object":..}}, as {@link #send} writes it. */
+  static String eventJson(String type, com.fasterxml.jackson.databind.JsonNode object) {
+    ObjectNode event = JSON.createObjectNode();
+    event.put("type", type);
+    event.set("object", object);
+    return serialize(event);
+  }
+
   private static String serialize(ObjectNode event) {
     try {
       return JSON.writeValueAsString(event);

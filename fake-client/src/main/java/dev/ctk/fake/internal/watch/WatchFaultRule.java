@@ -35,10 +35,14 @@ public final class WatchFaultRule {
   private final int window;
   private final AtomicInteger remaining;
   private final AtomicLong fired = new AtomicLong();
+  /** For a hold made by {@code holdAfter}: how many object events it lets pass first; else -1. */
+  private final int passing;
+  private final AtomicInteger passed = new AtomicInteger();
   private volatile boolean active = true;
 
   private WatchFaultRule(Kind kind, String description, Predicate<WatchIdentity> selects, long delayNanos, int window,
-      int count) {
+      int count, int passing) {
+    this.passing = passing;
     this.kind = kind;
     this.description = description;
     this.selects = selects;
@@ -60,7 +64,23 @@ public final class WatchFaultRule {
    */
   public static WatchFaultRule of(Kind kind, String description, Predicate<WatchIdentity> selects, long delayNanos,
       int window, int count) {
-    return new WatchFaultRule(kind, description, selects, delayNanos, window, count);
+    return new WatchFaultRule(kind, description, selects, delayNanos, window, count, -1);
+  }
+
+  /**
+   * A hold that lets the first {@code passing} ADDED, MODIFIED and DELETED events pass (counted across every watch it
+   * applies to, in delivery order) and holds every later one; it never counts nor holds BOOKMARK and ERROR events.
+   *
+   * @param description how it reads, e.g. {@code holdAfter(ConfigMap, 3)}
+   * @param selects which watches it applies to
+   * @param passing how many object events pass first, at least 0
+   * @return the rule (active)
+   */
+  public static WatchFaultRule holdAfter(String description, Predicate<WatchIdentity> selects, int passing) {
+    if (passing < 0) {
+      throw new IllegalArgumentException("holdAfter: passing must be at least 0, was " + passing);
+    }
+    return new WatchFaultRule(Kind.HOLD, description, selects, 0, 0, UNLIMITED, passing);
   }
 
   /** What it does. */
@@ -133,6 +153,30 @@ public final class WatchFaultRule {
           active = false;
         }
         return true;
+      }
+    }
+  }
+
+  /**
+   * Whether a hold takes an event: a plain hold takes every event; one made by {@link #holdAfter} takes object
+   * events only, once it has let its count of them pass.
+   *
+   * @param objectEvent whether the event is ADDED, MODIFIED or DELETED
+   */
+  boolean holds(boolean objectEvent) {
+    if (passing < 0) {
+      return fire();
+    }
+    if (!objectEvent || !active) {
+      return false;
+    }
+    while (true) {
+      int done = passed.get();
+      if (done >= passing) {
+        return fire();
+      }
+      if (passed.compareAndSet(done, done + 1)) {
+        return false;
       }
     }
   }

@@ -66,6 +66,22 @@ public final class WatchFaultRules {
     return held;
   }
 
+  /**
+   * Ends a hold after coalescing, on every open watch, what it holds to each object's net event (see
+   * {@code WatchOutbox.coalesce}). Caller holds the store lock.
+   *
+   * @return how many events it sent (0 when the hold had ended already)
+   */
+  public int releaseCoalesced(WatchFaultRule hold) {
+    if (hold.kind() != WatchFaultRule.Kind.HOLD || !hold.active()) {
+      return 0;
+    }
+    for (Watch watch : openWatches.get()) {
+      watch.outbox().coalesce(hold);
+    }
+    return remove(hold);
+  }
+
   /** How many events a hold holds now on open watches. Caller holds the store lock. */
   public int held(WatchFaultRule hold) {
     int held = 0;

@@ -181,6 +181,14 @@ public final class WatchHub {
   }
 
   /**
+   * The retained changes after {@code resourceVersion}, oldest first (complete only when {@code resourceVersion} is
+   * at least {@link #historyStart()}). Caller holds the store lock.
+   */
+  public List<WatchEvent> changesSince(long resourceVersion) {
+    return List.copyOf(changesAfter(resourceVersion));
+  }
+
+  /**
    * How often watches that asked for bookmarks get one (kube-apiserver: about every minute). The transports read it
    * when a watch opens.
    */

@@ -6,7 +6,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -31,6 +34,7 @@ final class WatchOutbox {
   /** One event on its way. */
   private static final class Entry {
     final String type;
+    final JsonNode object;
     final String json;
     final String namespace;
     final String name;
@@ -39,8 +43,9 @@ final class WatchOutbox {
     List<WatchFaultRule> holds = List.of();
     String via;
 
-    Entry(String type, String json, String namespace, String name, String resourceVersion) {
+    Entry(String type, JsonNode object, String json, String namespace, String name, String resourceVersion) {
       this.type = type;
+      this.object = object;
       this.json = json;
       this.namespace = namespace;
       this.name = name;
@@ -48,7 +53,22 @@ final class WatchOutbox {
     }
 
     Entry copy() {
-      return new Entry(type, json, namespace, name, resourceVersion);
+      return new Entry(type, object, json, namespace, name, resourceVersion);
+    }
+
+    /** The same event as another type (its object unchanged), still held and routed as this one. */
+    Entry retyped(String newType) {
+      Entry entry = new Entry(newType, object, Watch.eventJson(newType, object), namespace, name, resourceVersion);
+      entry.due = due;
+      entry.holds = holds;
+      entry.via = via;
+      return entry;
+    }
+
+    /** Which object: its uid (a re-created object is another one), else namespace/name. */
+    String objectKey() {
+      String uid = DeliveryLog.text(object.get("metadata"), "uid");
+      return uid != null ? "uid " + uid : "name " + namespace + "/" + name;
     }
 
     boolean held() {
@@ -97,8 +117,8 @@ final class WatchOutbox {
       return;
     }
     JsonNode metadata = object.get("metadata");
-    Entry entry = new Entry(type, json, DeliveryLog.text(metadata, "namespace"), DeliveryLog.text(metadata, "name"),
-        DeliveryLog.text(metadata, "resourceVersion"));
+    Entry entry = new Entry(type, object, json, DeliveryLog.text(metadata, "namespace"),
+        DeliveryLog.text(metadata, "name"), DeliveryLog.text(metadata, "resourceVersion"));
     boolean objectEvent = isObjectEvent(type);
     if (objectEvent) {
       WatchFaultRule drop = fire(active, WatchFaultRule.Kind.DROP);
@@ -177,6 +197,57 @@ final class WatchOutbox {
       }
     }
     return count;
+  }
+
+  /**
+   * Replaces the object events a hold holds here by each object's net event, ahead of its release: per object
+   * (keyed by uid), a watcher that knew it before the first held event (that event is MODIFIED or DELETED) gets
+   * MODIFIED when it still exists after the last one, else DELETED; one that did not (ADDED first) gets ADDED, or
+   * nothing when it was deleted again. The net event carries the object of the last event and takes its place in
+   * the queue (so objects are sent in the order of their last events); the others are recorded DROPPED
+   * ({@code coalesced into rv=<resourceVersion of the last event>}). Other entries (BOOKMARKs, events of other rules)
+   * keep their places.
+   *
+   * @return how many entries the hold still holds here
+   */
+  synchronized int coalesce(WatchFaultRule hold) {
+    Map<String, List<Entry>> byObject = new LinkedHashMap<>();
+    for (Entry entry : queue) {
+      if (entry.holds.contains(hold) && isObjectEvent(entry.type)) {
+        byObject.computeIfAbsent(entry.objectKey(), k -> new ArrayList<>()).add(entry);
+      }
+    }
+    Map<Entry, String> dropped = new IdentityHashMap<>();
+    Map<Entry, Entry> replaced = new IdentityHashMap<>();
+    for (List<Entry> events : byObject.values()) {
+      Entry first = events.get(0);
+      Entry last = events.get(events.size() - 1);
+      boolean knownBefore = !WatchEvent.ADDED.equals(first.type);
+      boolean existsAfter = !WatchEvent.DELETED.equals(last.type);
+      String net = knownBefore ? (existsAfter ? WatchEvent.MODIFIED : WatchEvent.DELETED)
+          : (existsAfter ? WatchEvent.ADDED : null);
+      String detail = "coalesced into rv=" + last.resourceVersion;
+      for (Entry entry : events.subList(0, events.size() - 1)) {
+        dropped.put(entry, detail);
+      }
+      if (net == null) {
+        dropped.put(last, detail);
+      } else if (!net.equals(last.type)) {
+        replaced.put(last, last.retyped(net));
+      }
+    }
+    List<Entry> kept = new ArrayList<>(queue.size());
+    for (Entry entry : queue) {
+      String detail = dropped.get(entry);
+      if (detail != null) {
+        record(entry, Outcome.DROPPED, detail);
+      } else {
+        kept.add(replaced.getOrDefault(entry, entry));
+      }
+    }
+    queue.clear();
+    queue.addAll(kept);
+    return heldBy(hold);
   }
 
   /** The resourceVersion of the last event sent, or {@code null}. */
@@ -278,7 +349,7 @@ final class WatchOutbox {
     }
     List<WatchFaultRule> holds = new ArrayList<>();
     for (WatchFaultRule rule : active) {
-      if (rule.kind() == WatchFaultRule.Kind.HOLD && rule.fire()) {
+      if (rule.kind() == WatchFaultRule.Kind.HOLD && rule.holds(isObjectEvent(entry.type))) {
         holds.add(rule);
       }
     }

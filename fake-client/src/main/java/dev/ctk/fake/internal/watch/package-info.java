@@ -20,6 +20,9 @@
  * (as an etcd compaction would). Watch faults: delays use a real-time daemon timer (not the cluster's clock);
  * events a rule holds or delays are kept in memory without bound and do not count against the transport's write
  * queue limit; a watch that ends discards what its rules still hold or delay (clients re-watch and the history
- * replays it); the 410 of an expire is sent mid-stream rather than at watch start.
+ * replays it); the 410 of an expire is sent mid-stream rather than at watch start. A coalescing release works per
+ * watch on what the hold holds there: events a watch received before the hold, or that another rule delays or
+ * reorders, are not merged with the held ones; the retained history is not coalesced, so a client that re-watches
+ * from an older resourceVersion still receives every intermediate change.
  */
 package dev.ctk.fake.internal.watch;
