@@ -19,11 +19,12 @@ import java.util.function.UnaryOperator;
  * @param objects objects (already copied)
  * @param customizer the last step applied to every cluster builder
  * @param virtualTime whether every cluster gets a fresh {@code VirtualTime} ({@code withVirtualTime()})
+ * @param perturbations the perturbation settings of every test ({@code withPerturbations(..)}), or {@code null}
  */
 record BuilderSettings(Mode mode, Isolation isolation, List<ResourceLocation> crds,
     List<ResourceLocation> resources, List<CustomResourceDefinition> crdObjects,
     List<HasMetadata> objects, UnaryOperator<FakeCluster.Builder> customizer,
-    boolean virtualTime) {
+    boolean virtualTime, PerturbationConfig perturbations) {
 
   BuilderSettings {
     crds = List.copyOf(crds);

@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -33,6 +34,10 @@ import org.awaitility.core.ConditionTimeoutException;
  * test finds its client closed. When the test fails, the extension reports each registered
  * controller's state (work queue, reconcile counts, the last reconcile of each key) as a JUnit report
  * entry and on standard error.
+ *
+ * <p>{@link #start(Supplier)} starts a controller from a factory instead, as a {@link RestartableController} that a
+ * test (or a {@link Perturbed @Perturbed} run) can crash-restart: a fresh instance from the factory replaces the
+ * running one, and the view follows it.
  *
  * <p>Controllers that another framework runs take part through their {@link ControllerView}: {@link
  * #observe(ControllerView)} adds the view (a {@code ControllerProbe}, a Java Operator SDK or
@@ -92,6 +97,7 @@ public final class ControllerHarness {
   private final ControllerHarness parent;
   private final List<Controller> controllers = new ArrayList<>();
   private final List<ControllerView> views = new ArrayList<>();
+  private final List<RestartableController> restartables = new ArrayList<>();
   /** What {@link #close()} closes, in registration order: started controllers and resources. */
   private final List<Registration> closeables = new ArrayList<>();
   /** Called with each controller {@link #start} is given, before it starts (the failure timeline attaches here). */
@@ -124,6 +130,53 @@ public final class ControllerHarness {
    */
   public Controller start(Controller controller) {
     Objects.requireNonNull(controller, "ControllerHarness.start: the controller is null");
+    register(controller, controller, "controller \"" + controller.name() + "\"");
+    launch(controller);
+    return controller;
+  }
+
+  /**
+   * Starts a controller built by {@code factory} as {@link #start(Controller)} does, and returns it as a {@link
+   * RestartableController}: a view that always shows the current instance, and that {@link
+   * RestartableController#restart() restarts} by closing that instance and starting a fresh one from the factory.
+   * Perturbation runs ({@link Perturbed @Perturbed}) crash-restart only controllers started this way. After the test
+   * the harness closes the current instance.
+   *
+   * <pre>{@code
+   * RestartableController controller = harness.start(() -> NginxServiceController.create(client));
+   * assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully("default/web");
+   * }</pre>
+   *
+   * @param factory builds a new, not started controller on each call
+   * @return the restartable controller, its instance 1 started, with synced caches and open watches
+   * @throws IllegalStateException if the test this harness belongs to is over, the factory returned null or a
+   *     controller that is already started, or a watch did not open within 30s
+   * @throws dev.ctk.controller.CacheSyncTimeoutException if its caches did not sync in time
+   * @since 0.1.0
+   */
+  public RestartableController start(Supplier<Controller> factory) {
+    Objects.requireNonNull(factory, "ControllerHarness.start: the controller factory is null");
+    synchronized (this) {
+      requireOpen("start a controller from a factory");
+    }
+    RestartableController restartable = new RestartableController(this, factory);
+    Controller first = restartable.first();
+    register(first, restartable::shutDown, "controller \"" + first.name() + "\" (restartable)");
+    synchronized (this) {
+      restartables.add(restartable);
+    }
+    launch(first);
+    return restartable;
+  }
+
+  /**
+   * Registers a controller before it starts, so that it is closed even if it fails to start.
+   *
+   * @param controller the instance to list in {@link #controllers()} and {@link #views()}
+   * @param closer what {@link #close()} closes for it (the controller, or its restartable's current instance)
+   * @param description how a failure to close it names it
+   */
+  private void register(Controller controller, AutoCloseable closer, String description) {
     synchronized (this) {
       requireOpen("start controller \"" + controller.name() + "\"");
       if (controllers.contains(controller)) {
@@ -134,12 +187,62 @@ public final class ControllerHarness {
       if (!views.contains(controller)) {
         views.add(controller);
       }
-      closeables.add(new Registration(controller, "controller \"" + controller.name() + "\""));
+      closeables.add(new Registration(closer, description));
     }
+  }
+
+  /** Runs the start hooks, starts the controller and waits for its watches. */
+  void launch(Controller controller) {
     startHooks.forEach(hook -> hook.accept(controller));
     controller.start();
     awaitWatches(controller);
-    return controller;
+  }
+
+  /**
+   * A restart replaced {@code old} by {@code fresh}: {@link #controllers()} and {@link #views()} list the fresh
+   * instance in the old one's place (the failure report shows the instance that runs).
+   *
+   * @return {@code false}, changing nothing, if the test this harness belongs to is over (it is closing)
+   */
+  synchronized boolean replace(Controller old, Controller fresh) {
+    if (closed) {
+      return false;
+    }
+    int index = controllers.indexOf(old);
+    if (index >= 0) {
+      controllers.set(index, fresh);
+    }
+    int view = views.indexOf(old);
+    if (view >= 0) {
+      views.set(view, fresh);
+    }
+    return true;
+  }
+
+  /**
+   * The restartable controllers started through this harness and the harnesses enclosing it, outermost first.
+   *
+   * @return an immutable list
+   */
+  List<RestartableController> restartables() {
+    List<RestartableController> all = new ArrayList<>();
+    if (parent != null) {
+      all.addAll(parent.restartables());
+    }
+    synchronized (this) {
+      all.addAll(restartables);
+    }
+    return Collections.unmodifiableList(all);
+  }
+
+  /**
+   * The restartable controller whose current instance is {@code controller}.
+   *
+   * @param controller an instance
+   * @return its restartable, or empty for a controller started with {@link #start(Controller)}
+   */
+  Optional<RestartableController> restartableOf(Controller controller) {
+    return restartables().stream().filter(r -> r.current() == controller).findFirst();
   }
 
   /**

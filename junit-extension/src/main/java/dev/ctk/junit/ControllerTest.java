@@ -117,6 +117,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <tr><td>-</td><td>{@value #UNINSTALL_CRDS_PROPERTY_NAME}</td><td>{@code CTK_UNINSTALL_CRDS}</td>
  *       <td>{@code true}: delete the CRDs ctk installed when the test run ends</td>
  *       <td>{@code false}</td></tr>
+ *   <tr><td>{@link Perturbed @Perturbed}</td><td>{@value Perturbed#ENABLED_PROPERTY_NAME},
+ *       {@value Perturbed#MAX_RUNS_PROPERTY_NAME}, {@value Perturbed#SEED_PROPERTY_NAME},
+ *       {@value Perturbed#REPLAY_PROPERTY_NAME}</td><td>{@code CTK_PERTURB}, {@code
+ *       CTK_PERTURB_MAX_RUNS}, {@code CTK_PERTURB_SEED}, {@code CTK_PERTURB_REPLAY}</td><td>perturbation
+ *       campaigns: on/off, the most runs, the sample's seed, one point to replay</td><td>{@code on},
+ *       24, from the test's id, every planned point</td></tr>
  * </table>
  *
  * <p>An invalid value fails the test class with a message that names the value, where it came from

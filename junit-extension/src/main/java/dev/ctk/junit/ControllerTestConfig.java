@@ -90,6 +90,26 @@ final class ControllerTestConfig {
   static final Setting<String> KUBE_CONTEXT =
       Setting.text(ControllerTest.KUBE_CONTEXT_PROPERTY_NAME);
 
+  /** {@code ctk.perturb} / {@code CTK_PERTURB}: {@code on} (default) or {@code off} (perturbed tests run once). */
+  static final Setting<Boolean> PERTURB = Setting.choice(Perturbed.ENABLED_PROPERTY_NAME, true,
+      values("on", true, "off", false, "true", true, "false", false));
+
+  /** {@code ctk.perturb.replay} / {@code CTK_PERTURB_REPLAY}: the id of the one point to run. */
+  static final Setting<PerturbationPoint> PERTURB_REPLAY = new Setting<>(Perturbed.REPLAY_PROPERTY_NAME, null,
+      Map.of(), ControllerTestConfig::parsePoint, "a perturbation point id as a perturbation report prints it: "
+          + "crash-restart:before-write-<n>, crash-restart:after-write-<n>, stale-restart:<Kind>:after-write-<n>, "
+          + "stale-view:<Kind>:event-<n> or unobserved-states:<Kind>:event-<n>:burst-<m> (m >= 2)",
+      "every planned point");
+
+  /** {@code ctk.perturb.max-runs} / {@code CTK_PERTURB_MAX_RUNS}: the most perturbed runs per test. */
+  static final Setting<Integer> PERTURB_MAX_RUNS = new Setting<>(Perturbed.MAX_RUNS_PROPERTY_NAME,
+      PerturbationSettings.DEFAULT_MAX_RUNS, Map.of(), ControllerTestConfig::parsePositive,
+      "a whole number of runs, 1 or more", String.valueOf(PerturbationSettings.DEFAULT_MAX_RUNS));
+
+  /** {@code ctk.perturb.seed} / {@code CTK_PERTURB_SEED}: the seed of the sample. */
+  static final Setting<Long> PERTURB_SEED = new Setting<>(Perturbed.SEED_PROPERTY_NAME, null, Map.of(),
+      ControllerTestConfig::parseLong, "a whole number (a 64-bit integer)", "derived from the test's unique id");
+
   /** How {@link #of} reads environment variables; ctk's own tests replace it. */
   private static volatile Function<String, String> environmentLookup = System::getenv;
 
@@ -200,6 +220,39 @@ final class ControllerTestConfig {
       modes.add(mode);
     }
     return List.copyOf(modes);
+  }
+
+  private static Map<String, Boolean> values(String a, Boolean av, String b, Boolean bv, String c, Boolean cv,
+      String d, Boolean dv) {
+    Map<String, Boolean> values = new LinkedHashMap<>(values(a, av, b, bv));
+    values.put(c, cv);
+    values.put(d, dv);
+    return Collections.unmodifiableMap(values);
+  }
+
+  private static PerturbationPoint parsePoint(String text) {
+    try {
+      return PerturbationPoint.parse(text);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static Integer parsePositive(String text) {
+    try {
+      int value = Integer.parseInt(text);
+      return value >= 1 ? value : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static Long parseLong(String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /** The version as written when envtest accepts it; null (invalid) otherwise. */

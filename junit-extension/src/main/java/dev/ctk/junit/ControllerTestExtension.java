@@ -117,21 +117,34 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     }
   }
 
+  /**
+   * Starts the test's scope; for a {@link Perturbed @Perturbed} test in fake mode, also attaches the perturbation
+   * tracker (the reference run of a campaign, or one perturbed run of it), before the test body starts controllers.
+   */
   @Override
   public void beforeEach(ExtensionContext context) {
     ScopeResolution.checkRegisteredOnce(context, explicit);
-    methodScope(context);
+    TestScope scope = methodScope(context);
+    PerturbationCampaign.attach(context, explicit, spec(context), scope).ifPresent(campaign ->
+        context.getStore(NAMESPACE).put(key("perturbation", context), campaign));
   }
 
+  /**
+   * Reports a failed test (its controllers, cluster and timeline); for a perturbed test, runs the campaign (the
+   * reference run) or records the run for it (a perturbed run, which reports nothing itself).
+   */
   @Override
   public void afterEach(ExtensionContext context) {
-    if (context.getExecutionException().isEmpty()) {
-      return;
-    }
     TestScope scope = context.getStore(NAMESPACE).get(key("method-scope", context),
         TestScope.class);
-    if (scope != null) {
+    PerturbationCampaign campaign = context.getStore(NAMESPACE).get(key("perturbation", context),
+        PerturbationCampaign.class);
+    boolean quiet = campaign != null && campaign.perturbedRun();
+    if (context.getExecutionException().isPresent() && scope != null && !quiet) {
       FailureReport.publish(context, scope);
+    }
+    if (campaign != null && scope != null) {
+      campaign.afterEach(context, scope);
     }
   }
 
@@ -311,6 +324,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     private final List<HasMetadata> objects = new ArrayList<>();
     private UnaryOperator<FakeCluster.Builder> customizer = UnaryOperator.identity();
     private boolean virtualTime;
+    private PerturbationConfig perturbations;
     private boolean built;
 
     private Builder() {}
@@ -432,6 +446,29 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     }
 
     /**
+     * Runs every test of the class as a perturbation campaign, as {@link Perturbed @Perturbed} on the class does:
+     * a reference run, then one run per planned perturbation point (crash-restart, stale restart, stale view,
+     * unobserved states), each compared with the reference. A {@code @Perturbed} on a test method or class is
+     * nearer and wins for that test. Fake mode only; needs per-method isolation.
+     *
+     * <pre>{@code
+     * @RegisterExtension
+     * static ControllerTestExtension ctk = ControllerTestExtension.builder()
+     *     .withPerturbations(PerturbationConfig.builder().withMaxRuns(10).build())
+     *     .build();
+     * }</pre>
+     *
+     * @param config the settings
+     * @return this builder
+     */
+    public Builder withPerturbations(PerturbationConfig config) {
+      checkNotBuilt();
+      this.perturbations = Objects.requireNonNull(config,
+          "withPerturbations(null): pass PerturbationConfig.builder().build() for the defaults");
+      return this;
+    }
+
+    /**
      * Makes the extension.
      *
      * @return the extension, for a {@code @RegisterExtension} field
@@ -441,7 +478,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
       checkNotBuilt();
       built = true;
       return new ControllerTestExtension(new BuilderSettings(mode, isolation, crds, resources,
-          crdObjects, objects, customizer, virtualTime));
+          crdObjects, objects, customizer, virtualTime, perturbations));
     }
 
     private void checkNotBuilt() {

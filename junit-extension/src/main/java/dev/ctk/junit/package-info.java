@@ -110,6 +110,64 @@
  *       on. {@code harness.requests()} (the request journal) exists in fake mode only.
  *   <li>Informers a test makes itself are its own to close (they stop when the cluster's client
  *       closes).
+ *   <li><b>Perturbation campaigns ({@code @Perturbed}) are for fake mode and per-method isolation
+ *       only</b>: in a real mode the test runs once, as without the annotation; with per-class
+ *       isolation it fails. Each perturbed run is the whole test again (lifecycle methods, injection,
+ *       a fresh fake cluster) through a nested JUnit launcher in the same JVM, one after the other, so
+ *       a campaign costs about (runs + 1) times the test; static state of the test class is shared
+ *       between the runs. Perturbed runs read system properties and {@code junit-platform.properties}
+ *       as the reference run does, and get the reference run's {@code ctk.*} settings (fake mode
+ *       forced, parallel execution off); parameters a build tool hands the outer launcher explicitly
+ *       (Surefire's {@code configurationParameters}, the console launcher's {@code --config}) do not
+ *       reach them. In an {@code @AcrossModes} class whose modes come from {@code ctk.modes}, the
+ *       perturbed runs select the fake invocation as {@code #1}. Points are counted, not timed: a
+ *       test whose controllers write in a different order from run to run makes points land
+ *       elsewhere (the report says "no effect" and why when a point never came or changed nothing).
+ *       The end-state comparison ignores uids, resourceVersions, creationTimestamp, generation,
+ *       managedFields, selfLink, owner uids, generated-name suffixes, the condition times
+ *       ({@code status.conditions[*].lastTransitionTime}, {@code lastUpdateTime}, {@code
+ *       lastHeartbeatTime}, {@code lastProbeTime}) and a Service's allocated {@code spec.clusterIP},
+ *       {@code spec.clusterIPs} and {@code spec.ports[*].nodePort}, and nothing else unless listed in
+ *       {@code ignoreFields}: other fields holding times or random values must be listed, and there
+ *       is no way to ignore a whole kind. Leaks are only an orphan (an owner uid that does not exist) and
+ *       a finalizer never removed from an object being deleted; ones the reference run has too are
+ *       not reported.
+ *   <li>A controller's writes are told apart by the thread that sends them: only requests sent on a
+ *       reconcile's own thread, through the fake's in-process transport (the default), are numbered
+ *       and can be crash points; requests a reconciler hands to its own executor are the test's, and a
+ *       cluster built with {@code ClientTransport.HTTP} is refused. A crashed instance's later requests
+ *       are refused only from inside its reconciles; its informers run on until the restart closes it.
+ *       With several workers, a crash "right after write n" happens at the next request of any of the
+ *       instance's workers, which may come before write n is served. Crash points need a factory
+ *       ({@code harness.start(() -> ...)}); a controller given as an instance is never crashed. The
+ *       fake journal names a create by its namespace only (the name is in the body), so timelines
+ *       show {@code create Secret in default}. Convergence assertions on a {@link
+ *       RestartableController} look at its current instance only.
+ *   <li>A crash "before write n" refuses that request once, by dropping its connection; a client
+ *       that retries on I/O errors resends it from fabric8's scheduler thread, outside any
+ *       reconcile, where it is served normally: the write then happens after all, and the crashed
+ *       instance's fresh successor sees it. The clients ctk hands out do not retry (the injected
+ *       {@code KubernetesClient}, the fake's clients); a controller that builds its own client with
+ *       retries turns crash-before points into crashes right after the write.
+ *   <li><b>A perturbation counts only if it took effect</b>, otherwise the run is reported as having
+ *       no effect, with the reason: a crash point needs the write to come from a controller started
+ *       from a factory; a stale view needs a reconcile of a harness controller to start while the
+ *       hold holds an event back; unobserved states need the coalesced release to drop at least
+ *       one held event (a "burst" made of the controller's own reactions to the first event does
+ *       not recur once that event is held); a stale restart needs the fresh instance to watch the
+ *       kind and to be served at least one LIST as of the old resourceVersion (not when its
+ *       informer was already running, nor when the fake's watch history no longer reaches back
+ *       and the LIST is answered 410). A stale view or burst hold waits at most 10 minutes for its
+ *       event, then is removed.
+ *   <li>How narrow a stale restart is: only LISTs of the kind sent on the thread that starts the
+ *       fresh instance (where fabric8 informers send their first LIST), at most one per informer,
+ *       until its caches synced, are served stale; relists and other clients' LISTs are not. Its
+ *       hold cannot be narrowed to the fresh instance (a watch pattern names kind, namespace and
+ *       selectors, not a client): while it is in force (until the controllers are idle for 100 ms,
+ *       at most 2 s) every watch of that kind waits, other controllers' and the test's included,
+ *       and stale-view holds likewise hold every watch of their kind. A burst is counted over all
+ *       watches of its kind together, so with two informers of one kind it is released after half
+ *       of it (or when no event came for 200 ms).
  * </ul>
  *
  * @since 0.1.0

@@ -59,13 +59,15 @@ public final class ReconcileWindows implements ReconcileListener {
   }
 
   /**
-   * The windows of a tracked controller.
+   * The windows of a tracked controller; for a {@code RestartableController}, those of its current instance.
    *
    * @param view the controller
    * @return its windows, or empty when it is not tracked
    */
   public static Optional<ReconcileWindows> of(ControllerView view) {
-    return Optional.ofNullable(TRACKED.get(view));
+    ControllerView tracked = view instanceof dev.ctk.junit.RestartableController restartable
+        ? restartable.current() : view;
+    return Optional.ofNullable(TRACKED.get(tracked));
   }
 
   @Override
