@@ -5,10 +5,11 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ctk.controller.Controller;
 import dev.ctk.junit.AcrossModes;
 import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
+import dev.ctk.junit.Perturbed;
+import dev.ctk.junit.RestartableController;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -23,15 +24,20 @@ import org.junit.jupiter.api.Test;
  * (envtest; {@code ctk.modes} / {@code CTK_MODES} choose others). Objects go into the client's namespace:
  * {@code default} in fake mode, a fresh one per test on a real server. The garbage-collection test needs a
  * garbage collector, which a bare kube-apiserver lacks: it lives in {@link NginxServiceControllerGarbageCollectionTest}.
+ *
+ * <p>{@code @Perturbed}: in fake mode each test is also a perturbation campaign (crash-restarts inside reconciles,
+ * stale informers, restarts on stale lists, unobserved intermediate states), and must end as its reference run
+ * does. The controllers start from a factory ({@code harness.start(() -> ...)}) so that they can be restarted.
  */
 @ControllerTest
 @AcrossModes
+@Perturbed
 class NginxServiceControllerTest {
 
   @Test
   void creates_a_service_owned_by_an_nginx_deployment(KubernetesClient client, ControllerHarness harness) {
     // GIVEN
-    Controller controller = harness.start(NginxServiceController.create(client));
+    RestartableController controller = harness.start(() -> NginxServiceController.create(client));
     // WHEN
     Deployment web = client.resource(nginxDeployment("web", 80)).create();
     // THEN
@@ -52,7 +58,7 @@ class NginxServiceControllerTest {
   @Test
   void leaves_deployments_without_the_nginx_label_alone(KubernetesClient client, ControllerHarness harness) {
     // GIVEN
-    Controller controller = harness.start(NginxServiceController.create(client));
+    RestartableController controller = harness.start(() -> NginxServiceController.create(client));
     // WHEN
     client.resource(new DeploymentBuilder(nginxDeployment("redis", 6379))
         .editMetadata().withLabels(Map.of("app", "redis")).endMetadata().build()).create();
@@ -65,7 +71,7 @@ class NginxServiceControllerTest {
   @Test
   void deletes_the_service_when_the_deployment_loses_the_label(KubernetesClient client, ControllerHarness harness) {
     // GIVEN
-    harness.start(NginxServiceController.create(client));
+    harness.start(() -> NginxServiceController.create(client));
     client.resource(nginxDeployment("web", 80)).create();
     awaitService(client, "web");
     // WHEN
@@ -79,7 +85,7 @@ class NginxServiceControllerTest {
   @Test
   void keeps_the_service_ports_in_line_with_the_deployment(KubernetesClient client, ControllerHarness harness) {
     // GIVEN
-    harness.start(NginxServiceController.create(client));
+    harness.start(() -> NginxServiceController.create(client));
     client.resource(nginxDeployment("web", 80)).create();
     awaitService(client, "web");
     // WHEN the container port changes
@@ -96,7 +102,7 @@ class NginxServiceControllerTest {
   @Test
   void puts_back_a_selector_edited_by_hand(KubernetesClient client, ControllerHarness harness) {
     // GIVEN
-    harness.start(NginxServiceController.create(client));
+    harness.start(() -> NginxServiceController.create(client));
     client.resource(nginxDeployment("web", 80)).create();
     awaitService(client, "web");
     // WHEN someone points the Service elsewhere
