@@ -38,7 +38,9 @@ class TestNamespacesTest {
 
   @AfterEach
   void disconnect() {
-    client.close();
+    if (client != null) { // null when connect() aborted: no real API server
+      client.close();
+    }
   }
 
   @Test
