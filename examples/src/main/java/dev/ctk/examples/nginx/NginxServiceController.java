@@ -55,6 +55,7 @@ public final class NginxServiceController implements Reconciler {
    * @param client a client for the cluster to control
    * @return a controller, not started
    */
+  // region:create
   public static Controller create(KubernetesClient client) {
     NginxServiceController reconciler = new NginxServiceController(client);
     return Controller.builder("nginx-service")
@@ -63,6 +64,7 @@ public final class NginxServiceController implements Reconciler {
         .withReconciler(reconciler)
         .build();
   }
+  // endregion:create
 
   @Override
   public Result reconcile(ObjectKey key) {

@@ -34,6 +34,7 @@ class ConfigMapChecksumControllerTest {
 
   private ClientJavaProbe probe;
 
+  // region:start
   @BeforeEach
   void startController(ControllerHarness harness) {
     ApiClient apiClient = ApiClients.forHarness(harness);
@@ -42,6 +43,7 @@ class ConfigMapChecksumControllerTest {
     probe.start(harness, ConfigMapChecksumController.create(apiClient, informers,
         harness.namespace(), probe.rateLimitingQueue(), probe::reconciler));
   }
+  // endregion:start
 
   @Test
   void stamps_a_labelled_config_map_with_the_checksum_of_its_data(KubernetesClient client,

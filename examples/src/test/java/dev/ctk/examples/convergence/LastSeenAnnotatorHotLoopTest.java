@@ -32,6 +32,7 @@ class LastSeenAnnotatorHotLoopTest {
   static final String LAST_SEEN = "examples.ctk.dev/last-seen";
   static final String DATA_KEYS = "examples.ctk.dev/data-keys";
 
+  // region:hot-loop
   @Test
   void a_controller_that_writes_on_every_reconcile_is_reported_as_a_hot_loop(KubernetesClient client,
       ControllerHarness harness) {
@@ -52,6 +53,7 @@ class LastSeenAnnotatorHotLoopTest {
         .hasMessageContaining("its own writes kept it busy:")
         .hasMessageContaining("patch configmaps default/web");
   }
+  // endregion:hot-loop
 
   @Test
   void the_fixed_controller_converges_is_idempotent_and_has_no_hot_loop(KubernetesClient client,

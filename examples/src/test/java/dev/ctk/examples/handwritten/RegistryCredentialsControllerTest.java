@@ -181,12 +181,14 @@ class RegistryCredentialsControllerTest {
    * closed after the test. Not started.
    */
   private static Observed observed(KubernetesClient client, ControllerHarness harness) {
+    // region:probe
     ControllerProbe probe = harness.observe(ControllerProbe.create("registry-credentials"));
     RegistryCredentialsController controller = harness.closeAfterTest(
         new RegistryCredentialsController(client, harness.namespace(),
             probe.observe(new LinkedBlockingQueue<>()),                   // 1: its queue
             (key, reconcile) -> probe.reconcile(key, reconcile::run)));    // 2: each reconcile
     probe.watch(controller.informer());
+    // endregion:probe
     return new Observed(probe, controller);
   }
 

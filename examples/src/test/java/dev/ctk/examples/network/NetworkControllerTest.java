@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
  * each test gets its own namespace. The lying-watch-stream test needs a synthetic watch event, which only the fake
  * can send: it lives in {@link NetworkControllerWatchStreamTest}.
  */
+// region:class-annotations
 @ControllerTest(crds = "classpath:crds/networks.samplecrd.k8s.io.yaml")
 @AcrossModes
+// endregion:class-annotations
 class NetworkControllerTest {
 
   private final InMemoryNetworkBackend backend = new InMemoryNetworkBackend();

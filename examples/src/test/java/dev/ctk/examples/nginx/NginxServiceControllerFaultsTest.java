@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 @ControllerTest
 class NginxServiceControllerFaultsTest {
 
+  // region:a-503
   @Test
   void a_503_on_create_fails_the_reconcile_and_its_retry_creates_the_service(KubernetesClient client,
       ControllerHarness harness, FakeCluster cluster) {
@@ -53,6 +54,7 @@ class NginxServiceControllerFaultsTest {
           assertThat(r.error()).hasMessageContaining("ServiceUnavailable");
         });
   }
+  // endregion:a-503
 
   @Test
   void a_conflict_fails_the_reconcile_and_the_rate_limited_retry_fixes_the_ports(KubernetesClient client,
@@ -82,6 +84,7 @@ class NginxServiceControllerFaultsTest {
         .satisfies(f -> assertThat(f.request()).contains("patch services default/web"));
   }
 
+  // region:stale-cache
   @Test
   void a_stale_service_cache_hides_a_deleted_service_until_the_held_events_arrive(KubernetesClient client,
       ControllerHarness harness, FakeCluster cluster) {
@@ -108,7 +111,9 @@ class NginxServiceControllerFaultsTest {
     // THEN the DELETED event enqueues the owner and the Service comes back
     awaitService(client, "web");
   }
+  // endregion:stale-cache
 
+  // region:expired-watch
   @Test
   void an_expired_watch_makes_the_informer_relist_and_the_controller_keeps_working(KubernetesClient client,
       ControllerHarness harness, FakeCluster cluster) {
@@ -124,7 +129,9 @@ class NginxServiceControllerFaultsTest {
     awaitService(client, "api");
     assertThat(harness.requests()).since(before).hasAtLeast(1, RequestPattern.list("Deployment"));
   }
+  // endregion:expired-watch
 
+  // region:fixed-point
   @Test
   void converges_to_a_fixed_point_is_idempotent_and_writes_each_service_once(KubernetesClient client,
       ControllerHarness harness) {
@@ -144,4 +151,5 @@ class NginxServiceControllerFaultsTest {
         .hasNone(RequestPattern.delete("Service"))
         .hasNoUpdateWithoutResourceVersion();
   }
+  // endregion:fixed-point
 }

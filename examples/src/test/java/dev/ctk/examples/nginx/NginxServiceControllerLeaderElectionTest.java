@@ -40,6 +40,7 @@ class NginxServiceControllerLeaderElectionTest {
     assertThat(second.controller()).isEmpty();
     cluster.client().resource(nginxDeployment("web", 80)).create();
     awaitService(cluster.client(), "web");
+    // region:failover
     // WHEN the leader dies: it stops renewing, the Lease still names it
     first.kill();
     // THEN the standby waits out the lease: at 14s, after its retries at 2s .. 14s, it is not leading ...
@@ -51,6 +52,7 @@ class NginxServiceControllerLeaderElectionTest {
     time.advance(RETRY);
     assertThat(second.isLeader()).as("standby leading %s after the leader died", time.elapsed()).isTrue();
     assertThat(second.controller()).hasValueSatisfying(c -> assertThat(c.isRunning()).isTrue());
+    // endregion:failover
     Lease lease = cluster.client().leases().inNamespace("default").withName("nginx-service").get();
     assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("replica-2");
     assertThat(lease.getSpec().getLeaseTransitions()).isEqualTo(1);
@@ -76,6 +78,7 @@ class NginxServiceControllerLeaderElectionTest {
     assertThat(second.controller()).hasValueSatisfying(c -> assertThat(c.isRunning()).isTrue());
   }
 
+  // region:replica
   private static LeaderElection replica(String identity, FakeCluster cluster, ControllerHarness harness,
       VirtualTime time) {
     KubernetesClient client = harness.closeAfterTest(cluster.newClient());
@@ -89,4 +92,5 @@ class NginxServiceControllerLeaderElectionTest {
         .withController(() -> harness.observe(NginxServiceController.create(client)))
         .build();
   }
+  // endregion:replica
 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * stale informers, restarts on stale lists, unobserved intermediate states), and must end as its reference run
  * does. The controllers start from a factory ({@code harness.start(() -> ...)}) so that they can be restarted.
  */
+// region:perturbed
 @ControllerTest
 @AcrossModes
 @Perturbed
@@ -54,6 +55,7 @@ class NginxServiceControllerTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple(80, new IntOrString(80)));
     assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(harness.namespace() + "/web");
   }
+  // endregion:perturbed
 
   @Test
   void leaves_deployments_without_the_nginx_label_alone(KubernetesClient client, ControllerHarness harness) {

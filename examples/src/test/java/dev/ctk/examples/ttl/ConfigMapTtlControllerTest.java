@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 @ControllerTest(virtualTime = true)
 class ConfigMapTtlControllerTest {
 
+  // region:virtual-time
   @Test
   void deletes_a_config_map_when_its_hour_is_up_and_not_a_minute_before(KubernetesClient client,
       ControllerHarness harness, VirtualTime time) {
@@ -55,6 +56,7 @@ class ConfigMapTtlControllerTest {
     await("ConfigMap default/session deleted after its hour").atMost(ofSeconds(5))
         .until(() -> client.configMaps().withName("session").get() == null);
   }
+  // endregion:virtual-time
 
   @Test
   void leaves_config_maps_without_a_ttl_alone_however_long_it_waits(KubernetesClient client,

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * kube-apiserver runs no controller-manager: Deployments never get ready pods and owner references
  * are not garbage collected, so no assertion here depends on either.
  */
+// region:start
 @ControllerTest(crds = "classpath:META-INF/fabric8/webapps.examples.ctk.dev-v1.yml")
 @AcrossModes
 class WebAppOperatorTest {
@@ -50,6 +51,7 @@ class WebAppOperatorTest {
         .withCloseClientOnStop(false).withMetrics(probe)), harness);
     webapps = probe.controller(WebAppReconciler.NAME);
   }
+  // endregion:start
 
   @Test
   void creates_a_deployment_a_service_and_a_config_map_owned_by_the_web_app(
