@@ -2,14 +2,17 @@ package dev.ctk.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
@@ -56,6 +59,56 @@ public final class Kubectl {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("KUBECONFIG", kubeconfig.toString());
     return builder;
+  }
+
+  /**
+   * Starts a kubectl command that keeps running (e.g. {@code get -w}); its output lines are collected as they come.
+   *
+   * @param args kubectl's arguments
+   * @return the running command; closing it stops kubectl
+   */
+  public Background start(String... args) throws IOException {
+    return new Background(command(args).start());
+  }
+
+  /** A kubectl command left running, with what it printed so far, line by line. */
+  public static final class Background implements AutoCloseable {
+
+    private final Process process;
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+
+    private Background(Process process) {
+      this.process = process;
+      Thread reader = new Thread(() -> {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+            StandardCharsets.UTF_8))) {
+          String line;
+          while ((line = out.readLine()) != null) {
+            lines.add(line);
+          }
+        } catch (IOException e) {
+          lines.add("read failed: " + e);
+        }
+      }, "kubectl-output");
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    /** The lines printed so far (stdout and stderr together). */
+    public List<String> lines() {
+      return lines;
+    }
+
+    /** Stops kubectl and waits (at most 10 s) until it has exited. */
+    @Override
+    public void close() {
+      process.destroy();
+      try {
+        process.waitFor(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**

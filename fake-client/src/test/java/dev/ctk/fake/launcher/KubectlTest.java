@@ -6,18 +6,13 @@ import static org.awaitility.Awaitility.await;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FakeClusterInternals;
 import dev.ctk.fake.Kubectl;
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,33 +105,15 @@ class KubectlTest {
 
   @Test
   void getWatch_streamsEventsOverHttp() throws Exception {
-    Process watch = kubectl.command("get", "configmaps", "--watch", "--output-watch-events", "-o",
-        "jsonpath={.type} {.object.metadata.name}{\"\\n\"}").start();
-    List<String> lines = new CopyOnWriteArrayList<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = out.readLine()) != null) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        lines.add("read failed: " + e);
-      }
-    });
-    reader.setDaemon(true);
-    try {
-      reader.start();
+    try (Kubectl.Background watch = kubectl.start("get", "configmaps", "--watch", "--output-watch-events", "-o",
+        "jsonpath={.type} {.object.metadata.name}{\"\\n\"}")) {
       await("kubectl get -w opened its watch").atMost(WAIT).until(() -> FakeClusterInternals.journal(cluster).entries()
           .stream().anyMatch(e -> e.transport().equals("http-watch")));
       Path cm = Files.writeString(dir.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w\n");
       run("apply", "-f", cm.toString());
       run("delete", "configmap", "w");
-      await("kubectl printed both events").atMost(WAIT).untilAsserted(() -> assertThat(lines)
+      await("kubectl printed both events").atMost(WAIT).untilAsserted(() -> assertThat(watch.lines())
           .containsExactly("ADDED w", "DELETED w"));
-    } finally {
-      watch.destroy();
-      watch.waitFor(10, TimeUnit.SECONDS);
     }
   }
 

@@ -63,6 +63,12 @@ public final class RawApi {
         .method("DELETE", HttpRequest.BodyPublishers.ofString(deleteOptions)));
   }
 
+  /** Any method with a body of bytes, e.g. a protobuf envelope. */
+  public Reply send(String method, String path, String contentType, byte[] body) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+        .method(method, HttpRequest.BodyPublishers.ofByteArray(body)));
+  }
+
   /** Opens an HTTP-streaming watch; lines are collected in the background. */
   public WatchLines watch(String pathWithQuery) {
     return new WatchLines(http, uri(pathWithQuery));

@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.ctk.fake.internal.protobuf.ProtobufBody;
+import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-/** Reads request bodies and writes JSON responses. */
+/** Reads request bodies (JSON, YAML, kube's protobuf for built-in kinds) and writes JSON responses. */
 final class JsonCodec {
 
   static final ObjectMapper JSON = new ObjectMapper();
@@ -19,9 +21,22 @@ final class JsonCodec {
   private JsonCodec() {}
 
   /**
-   * Decodes an object body (JSON, or YAML when the content type says so).
+   * Decodes the object body of a write to {@code type}: as {@link #readObject(ApiRequest)}, but a protobuf body for a
+   * custom resource is refused with the 415 kube-apiserver answers.
    *
-   * @throws ApiError 400 when the body is missing, malformed or not an object
+   * @throws ApiError 400 when the body is missing, malformed or not an object; 415 for a media type not read here
+   */
+  static ObjectNode readObject(ApiRequest request, ResourceType type) {
+    if (ProtobufBody.isProtobuf(request.contentType()) && type.custom()) {
+      throw ProtobufBody.refuseCustomResource(type.qualifiedResource());
+    }
+    return readObject(request);
+  }
+
+  /**
+   * Decodes an object body: JSON, YAML when the content type says so, kube's protobuf envelope for built-in kinds.
+   *
+   * @throws ApiError 400 when the body is missing, malformed or not an object; 415 for a media type not read here
    */
   static ObjectNode readObject(ApiRequest request) {
     JsonNode node = readTree(request, "couldn't get version/kind; json parse error: ");
@@ -32,17 +47,22 @@ final class JsonCodec {
     return object;
   }
 
-  /** Decodes any JSON (or YAML) body; {@code prefix} starts the 400 message on failure. */
+  /**
+   * Decodes any JSON or YAML body, or kube's protobuf envelope of a built-in kind ({@link ProtobufBody});
+   * {@code prefix} starts the 400 message when JSON or YAML does not parse.
+   */
   static JsonNode readTree(ApiRequest request, String prefix) {
     if (request.hasNoBody()) {
       throw ApiError.badRequest(prefix + "the request body is empty");
     }
     String contentType = request.contentType();
+    if (ProtobufBody.isProtobuf(contentType)) {
+      return ProtobufBody.decode(request.body());
+    }
     if (contentType.contains("protobuf") || contentType.contains("cbor")) {
       throw ApiError.unsupportedMediaType("the body of the request was in an unknown format - accepted media types "
-          + "include: application/json, application/yaml (ctk's fake API server does not decode " + contentType
-          + "; clients that send it, such as kubectl create <generator>, can send JSON instead: kubectl create ... "
-          + "--dry-run=client -o yaml | kubectl apply -f -)");
+          + "include: application/json, application/yaml, " + ProtobufBody.MEDIA_TYPE + " (ctk's fake API server "
+          + "does not decode " + contentType + "; send the body as application/json)");
     }
     try {
       ObjectMapper mapper = request.contentType().contains("yaml") ? YAML : JSON;

@@ -38,12 +38,12 @@ final class ResourceHandler {
       case "POST" -> {
         requireCollection(r, collection, method);
         yield JsonCodec.respond(201, served(r.type(), store.create(r.type(), r.namespace(),
-            JsonCodec.readObject(request), writeOptions(request), Patches.owner(request, null))));
+            JsonCodec.readObject(request, r.type()), writeOptions(request), Patches.owner(request, null))));
       }
       case "PUT" -> {
         requireObject(r, collection, method);
         yield JsonCodec.respond(200, served(r.type(), store.update(r.type(), r.namespace(), r.name(),
-            JsonCodec.readObject(request), r.subresource(), writeOptions(request),
+            JsonCodec.readObject(request, r.type()), r.subresource(), writeOptions(request),
             Patches.owner(request, r.subresource()))));
       }
       case "PATCH" -> {

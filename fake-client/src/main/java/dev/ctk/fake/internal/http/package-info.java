@@ -35,10 +35,11 @@
  * order. Watch timeouts, bookmarks and delayed requests run on the cluster's timer thread.
  *
  * <h2>Limits</h2>
- * Plain HTTP only (no TLS, no authentication); JSON (and YAML request bodies) only, no protobuf or CBOR; no Table
- * responses; no aggregated discovery; {@code /openapi/v2} is an empty document and {@code /openapi/v3} is 404; no
- * HTTP/2. A watch client that stops reading is not slowed down: its watch is closed once 8 MiB wait in its
- * connection's write queue (kube closes such watchers too; the client re-watches). {@code timeoutSeconds} above one
- * year is capped at one year.
+ * Plain HTTP only (no TLS, no authentication); answers in JSON only; request bodies in JSON, YAML or, for built-in
+ * kinds, kube's protobuf ({@link dev.ctk.fake.internal.protobuf.ProtobufBody}, with the limits of its package), no
+ * CBOR; no Table responses; no aggregated discovery; {@code /openapi/v2} is an empty document and
+ * {@code /openapi/v3} is 404; no HTTP/2. A watch client that stops reading is not slowed down: its watch is closed
+ * once 8 MiB wait in its connection's write queue (kube closes such watchers too; the client re-watches).
+ * {@code timeoutSeconds} above one year is capped at one year.
  */
 package dev.ctk.fake.internal.http;
