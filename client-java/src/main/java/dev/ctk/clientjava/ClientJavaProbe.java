@@ -4,6 +4,7 @@ import dev.ctk.controller.CacheState;
 import dev.ctk.controller.ControllerProbe;
 import dev.ctk.controller.ControllerStats;
 import dev.ctk.controller.ControllerView;
+import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
@@ -311,6 +312,11 @@ public final class ClientJavaProbe implements ControllerView {
   @Override
   public List<ReconcileRecord> reconcileLog() {
     return probe.reconcileLog();
+  }
+
+  @Override
+  public Map<ObjectKey, Duration> runningReconciles() {
+    return probe.runningReconciles();
   }
 
   @Override

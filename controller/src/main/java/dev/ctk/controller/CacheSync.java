@@ -1,16 +1,21 @@
 package dev.ctk.controller;
 
-import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.ctk.controller.internal.ThrowableText;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
  * Waits, in real time and with a bound, until every source of a controller has synced; fails fast if an
- * informer the controller started failed to start.
+ * informer the controller started failed to start. The message names each failure in one line ({@link
+ * ThrowableText#summary}); the exception carries each failure whole: the first as its cause, any
+ * other as a suppressed exception.
  */
 final class CacheSync {
 
@@ -53,11 +58,13 @@ final class CacheSync {
         if (sources.stream().allMatch(InformerSource::hasSynced)) {
           return true;
         }
-        Throwable failure = sources.stream().map(InformerSource::startFailure)
-            .filter(f -> f != null).findFirst().orElse(null);
-        if (failure != null) {
-          throw new CacheSyncTimeoutException(message(
-              "informer caches did not sync, because an informer failed to start."), failure);
+        List<Throwable> failures = failures();
+        if (!failures.isEmpty()) {
+          CacheSyncTimeoutException failed = new CacheSyncTimeoutException(message(
+              "informer caches did not sync, because an informer failed to start."),
+              failures.get(0));
+          failures.subList(1, failures.size()).forEach(failed::addSuppressed);
+          throw failed;
         }
         long remaining = deadline - realTime.nanoTime();
         if (remaining <= 0) {
@@ -91,29 +98,25 @@ final class CacheSync {
         + "list and watch these kinds, or raise withCacheSyncTimeout(..).").toString();
   }
 
+  /** The start failures of the sources, each once, in the sources' order. */
+  private List<Throwable> failures() {
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    List<Throwable> failures = new ArrayList<>();
+    for (InformerSource<?> source : sources) {
+      Throwable failure = source.startFailure();
+      if (failure != null && seen.add(failure)) {
+        failures.add(failure);
+      }
+    }
+    return failures;
+  }
+
+  /** "synced", "not synced", or "failed to start: " and the failure's one-line summary. */
   private static String state(InformerSource<?> source) {
     if (source.hasSynced()) {
       return "synced";
     }
     Throwable failure = source.startFailure();
-    return failure == null ? "not synced" : "failed to start: " + describe(failure);
-  }
-
-  /** "403 Forbidden: message" for API errors, else "ExceptionType: first line of the message". */
-  private static String describe(Throwable failure) {
-    if (failure instanceof KubernetesClientException apiError && apiError.getStatus() != null
-        && apiError.getStatus().getCode() != null) {
-      Status status = apiError.getStatus();
-      return status.getCode() + (status.getReason() == null ? "" : " " + status.getReason())
-          + (status.getMessage() == null ? "" : ": " + firstLine(status.getMessage()));
-    }
-    String message = failure.getMessage() == null ? "" : firstLine(failure.getMessage());
-    return failure.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
-  }
-
-  private static String firstLine(String text) {
-    String stripped = text.strip();
-    int newline = stripped.indexOf('\n');
-    return newline < 0 ? stripped : stripped.substring(0, newline).strip() + " ...";
+    return failure == null ? "not synced" : "failed to start: " + ThrowableText.summary(failure);
   }
 }

@@ -13,6 +13,11 @@ package dev.ctk.controller;
  * Fix: check that the API server is reachable and that the controller may list and watch these kinds, or raise withCacheSyncTimeout(..).
  * </pre>
  *
+ * <p>An informer that failed to start is named with the first line of its failure ({@code
+ * ConfigMap informer: failed to start: IOException: connection refused ...}); the failure itself,
+ * whole, is the cause of this exception, and the failure of any other informer is one of its
+ * suppressed exceptions.
+ *
  * @since 0.1.0
  */
 public class CacheSyncTimeoutException extends CtkException {

@@ -1,10 +1,16 @@
 package dev.ctk.controller;
 
+import dev.ctk.controller.internal.ThrowableText;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
@@ -199,13 +205,14 @@ public final class Controller implements ControllerView, AutoCloseable {
       }
       if (registering) {
         throw new CtkException("Controller \"" + name + "\" could not start: adding its event "
-            + "handler to the " + current.kind() + " informer failed: " + e
+            + "handler to the " + current.kind() + " informer failed: " + e.getClass().getName()
+            + (e.getMessage() == null ? "" : ": " + ThrowableText.firstLine(e.getMessage()))
             + ". The controller was closed. Fix: pass a fabric8 SharedIndexInformer that accepts "
             + "event handlers (e.g. from client.resources(..).inform() or runnableInformer(..)).", e);
       }
       throw new CtkException("Controller \"" + name + "\" could not start its " + current.kind()
-          + " informer: " + e.getMessage() + ". The controller was closed. Fix: pass an informer "
-          + "that is running or was never started (a stopped informer cannot be restarted).", e);
+          + " informer: " + ThrowableText.firstLine(e.getMessage()) + ". The controller was closed. "
+          + "Fix: pass an informer that is running or was never started (a stopped informer cannot be restarted).", e);
     }
   }
 
@@ -286,6 +293,35 @@ public final class Controller implements ControllerView, AutoCloseable {
   public List<ReconcileRecord> reconcileLog(ObjectKey key) {
     Objects.requireNonNull(key, "Controller.reconcileLog: key is null");
     return log.records().stream().filter(r -> r.key().equals(key)).toList();
+  }
+
+  /**
+   * The reconciles its workers run now, each key with how long its reconcile has run, on the
+   * controller's time source (from just before the reconciler is called until it returns).
+   *
+   * @return an immutable map, the reconcile that started first first
+   */
+  @Override
+  public Map<ObjectKey, Duration> runningReconciles() {
+    List<ReconcileWorker> current;
+    synchronized (lifecycle) {
+      current = List.copyOf(loops);
+    }
+    List<ReconcileWorker.Running> running = new ArrayList<>();
+    for (ReconcileWorker loop : current) {
+      ReconcileWorker.Running reconcile = loop.running();
+      if (reconcile != null) {
+        running.add(reconcile);
+      }
+    }
+    running.sort(Comparator.comparing(ReconcileWorker.Running::start));
+    Instant now = time.now();
+    Map<ObjectKey, Duration> durations = new LinkedHashMap<>();
+    for (ReconcileWorker.Running reconcile : running) {
+      Duration runFor = Duration.between(reconcile.start(), now);
+      durations.putIfAbsent(reconcile.key(), runFor.isNegative() ? Duration.ZERO : runFor);
+    }
+    return Collections.unmodifiableMap(durations);
   }
 
   /**

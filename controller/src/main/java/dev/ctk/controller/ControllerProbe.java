@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -56,7 +57,8 @@ public final class ControllerProbe implements ControllerView {
   private final ReconcileLog log;
   private final List<Supplier<List<CacheState>>> caches = new CopyOnWriteArrayList<>();
   private final LinkedHashSet<ObjectKey> queued = new LinkedHashSet<>();
-  private final List<ObjectKey> inFlight = new ArrayList<>();
+  /** The reconciles started and not ended, in the order they started. */
+  private final List<Reconciliation> inFlight = new ArrayList<>();
   private final Map<ObjectKey, Instant> waiting = new LinkedHashMap<>();
   private final Map<ObjectKey, Integer> failuresInARow = new HashMap<>();
   private final WorkQueueView queueView = new QueueView();
@@ -267,8 +269,10 @@ public final class ControllerProbe implements ControllerView {
     }
     queued.remove(key);
     waiting.remove(key);
-    inFlight.add(key);
-    return new Reconciliation(key, attempt, Thread.currentThread().getName(), time.now());
+    Reconciliation reconciliation = new Reconciliation(key, attempt,
+        Thread.currentThread().getName(), time.now());
+    inFlight.add(reconciliation);
+    return reconciliation;
   }
 
   /**
@@ -329,6 +333,23 @@ public final class ControllerProbe implements ControllerView {
     return log.records();
   }
 
+  /**
+   * The reconciles started and not yet ended, each key with how long since {@link #reconcileStarted}
+   * on the probe's time source.
+   *
+   * @return an immutable map, the reconcile that started first first
+   */
+  @Override
+  public synchronized Map<ObjectKey, Duration> runningReconciles() {
+    Instant now = time.now();
+    Map<ObjectKey, Duration> running = new LinkedHashMap<>();
+    for (Reconciliation reconciliation : inFlight) {
+      Duration runFor = Duration.between(reconciliation.start, now);
+      running.putIfAbsent(reconciliation.key, runFor.isNegative() ? Duration.ZERO : runFor);
+    }
+    return Collections.unmodifiableMap(running);
+  }
+
   @Override
   public String toString() {
     return vocabulary.controller() + " \"" + name + "\" (" + vocabulary.framework() + ", probe)";
@@ -350,7 +371,7 @@ public final class ControllerProbe implements ControllerView {
   private synchronized ReconcileRecord end(Reconciliation reconciliation, ReconcileOutcome outcome,
       Duration requeueAfter, Throwable error) {
     Instant now = time.now();
-    inFlight.remove(reconciliation.key);
+    inFlight.remove(reconciliation);
     if (outcome == ReconcileOutcome.SUCCESS || outcome == ReconcileOutcome.REQUEUE_AFTER) {
       failuresInARow.remove(reconciliation.key);
     } else {
@@ -372,7 +393,7 @@ public final class ControllerProbe implements ControllerView {
     List<String> waitingKeys = waiting.entrySet().stream()
         .sorted(Map.Entry.comparingByValue(Comparator.naturalOrder()))
         .map(entry -> entry.getKey().toString()).toList();
-    List<String> inFlightKeys = inFlight.stream().map(ObjectKey::toString).toList();
+    List<String> inFlightKeys = inFlight.stream().map(r -> r.key.toString()).toList();
     return new WorkQueueStats(name, queuedKeys.size(), queuedKeys, inFlightKeys, waitingKeys, adds,
         retries, !isRunning());
   }

@@ -1,6 +1,8 @@
 package dev.ctk.controller;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -92,5 +94,25 @@ public interface ControllerView {
   default List<ReconcileRecord> reconcileLog(ObjectKey key) {
     Objects.requireNonNull(key, "ControllerView.reconcileLog: key is null");
     return reconcileLog().stream().filter(r -> r.key().equals(key)).toList();
+  }
+
+  /**
+   * The reconciles running now: each key whose reconcile has started and not yet ended, with how long
+   * it has run so far, on the time source of the records' timestamps ({@link
+   * ReconcileRecord#start()}, {@link ReconcileRecord#duration()}). A failure report compares it with
+   * the key's finished reconciles, to say when a key has been in flight far longer than its
+   * reconciles usually take.
+   *
+   * <pre>{@code
+   * controller.runningReconciles();   // {default/web=PT12.3S}
+   * }</pre>
+   *
+   * @return an immutable map, the reconcile that started first first (when one key runs twice at once,
+   *     its longer-running reconcile); empty when none runs, and for a view that does not track its
+   *     running reconciles (the default)
+   * @since 0.1.0
+   */
+  default Map<ObjectKey, Duration> runningReconciles() {
+    return Map.of();
   }
 }

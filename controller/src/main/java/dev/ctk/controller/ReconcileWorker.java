@@ -32,6 +32,10 @@ final class ReconcileWorker implements Runnable {
   private final List<ReconcileListener> listeners;
   private volatile Thread thread;
   private volatile ObjectKey current;
+  private volatile Running running;
+
+  /** A reconcile under way: its key and when it started, on the controller's time source. */
+  record Running(ObjectKey key, Instant start) {}
 
   ReconcileWorker(String controllerName, WorkQueue<ObjectKey> queue, Reconciler reconciler,
       TimeSource time, ReconcileLog log, List<ReconcileListener> listeners) {
@@ -51,6 +55,11 @@ final class ReconcileWorker implements Runnable {
   /** The key this worker holds in flight, or null. */
   ObjectKey currentKey() {
     return current;
+  }
+
+  /** The reconcile this worker runs now, or null between reconciles. */
+  Running running() {
+    return running;
   }
 
   @Override
@@ -104,6 +113,7 @@ final class ReconcileWorker implements Runnable {
         }
       }
       Instant start = time.now();
+      running = new Running(key, start);
       Result result = null;
       Throwable error = null;
       try {
@@ -117,6 +127,7 @@ final class ReconcileWorker implements Runnable {
         error = e;
       }
       Instant end = time.now();
+      running = null;
       ReconcileRecord record = act(key, worker, start, end, attempt, result, error);
       for (ReconcileListener listener : listeners) {
         try {
@@ -131,6 +142,7 @@ final class ReconcileWorker implements Runnable {
         throw vmError;
       }
     } finally {
+      running = null;
       current = null;
       queue.done(key);
     }

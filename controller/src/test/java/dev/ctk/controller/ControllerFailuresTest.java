@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -310,6 +311,36 @@ class ControllerFailuresTest {
         + "interrupted but 1 key was still in flight: [default/a]; their workers were interrupted. "
         + "Fix: make the reconciler return sooner (and give up when interrupted), or raise "
         + "withShutdownTimeout(..) above the longest reconcile.");
+  }
+
+  @Test
+  void a_reconcile_that_blocks_is_shown_running_with_how_long_it_ran_on_the_controllers_clock()
+      throws InterruptedException {
+    // GIVEN a reconcile of a that blocks until released, on a clock the test moves
+    ManualTimeSource time = new ManualTimeSource();
+    CountDownLatch aStarted = new CountDownLatch(1);
+    CountDownLatch releaseA = new CountDownLatch(1);
+    Controller controller = start(builder("slow")
+        .withTimeSource(time)
+        .withReconciler(key -> {
+          aStarted.countDown();
+          awaitLatch(releaseA);
+          return Result.done();
+        }));
+    assertThat(controller.runningReconciles()).isEmpty();
+    controller.workQueue().add(A);
+    awaitLatch(aStarted);
+    // WHEN 12.3 s pass
+    time.advance(Duration.ofMillis(12_300));
+    // THEN
+    assertThat(controller.runningReconciles()).containsExactly(Map.entry(A, Duration.ofMillis(12_300)));
+    // AND WHEN it returns
+    releaseA.countDown();
+    awaitDone(controller, A);
+    // THEN nothing runs, and its record has the same start
+    assertThat(controller.runningReconciles()).isEmpty();
+    assertThat(controller.reconcileLog(A)).singleElement()
+        .satisfies(r -> assertThat(r.duration()).isEqualTo(Duration.ofMillis(12_300)));
   }
 
   private Controller.Builder builder(String name) {

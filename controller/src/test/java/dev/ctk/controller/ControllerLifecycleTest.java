@@ -73,6 +73,32 @@ class ControllerLifecycleTest {
   }
 
   @Test
+  void start_fails_with_the_first_failure_as_cause_and_every_other_suppressed() {
+    IOException refused = new IOException("connection refused");
+    IllegalStateException forbidden = new IllegalStateException("secrets are forbidden\nfor this user");
+    configMaps.startFuture.completeExceptionally(refused);
+    secrets.startFuture.completeExceptionally(forbidden);
+    Controller controller = track(Controller.builder("cm")
+        .watch(configMaps.informer(), EventHandlers.enqueueObject())
+        .watch(secrets.informer(), EventHandlers.enqueueObject())
+        .withReconciler(key -> Result.done())
+        .withCacheSyncTimeout(Duration.ofMinutes(10))
+        .build());
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CacheSyncTimeoutException.class)
+        .hasMessage("""
+            Controller "cm" could not start: informer caches did not sync, because an informer \
+            failed to start.
+              ConfigMap informer: failed to start: IOException: connection refused
+              Secret informer: failed to start: IllegalStateException: secrets are forbidden ...
+            Fix: check that the API server is reachable and that the controller may list and \
+            watch these kinds, or raise withCacheSyncTimeout(..).""")
+        .hasCause(refused)
+        .satisfies(e -> assertThat(e.getSuppressed()).containsExactly(forbidden));
+  }
+
+  @Test
   void start_starts_and_owns_only_informers_that_are_not_running() {
     configMaps.synced = true;
     secrets.synced = true;

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -112,6 +113,28 @@ class ControllerProbeTest {
     reconciliation.succeeded();
     // THEN
     assertThat(probe.workQueue().stats().inFlightKeys()).isEmpty();
+  }
+
+  @Test
+  void should_say_how_long_each_running_reconcile_has_run_on_its_clock() {
+    // GIVEN two reconciles of one key and one of another, started at different times
+    ControllerProbe.Reconciliation first = probe.reconcileStarted(WEB);
+    time.advance(Duration.ofSeconds(2));
+    ControllerProbe.Reconciliation api = probe.reconcileStarted(API);
+    time.advance(Duration.ofMillis(500));
+    ControllerProbe.Reconciliation second = probe.reconcileStarted(WEB);
+    time.advance(Duration.ofMillis(300));
+    // WHEN / THEN the earliest first, and a key running twice with its longer run
+    assertThat(probe.runningReconciles()).containsExactly(
+        Map.entry(WEB, Duration.ofMillis(2800)), Map.entry(API, Duration.ofMillis(800)));
+    // AND WHEN the first reconcile of default/web ends
+    first.succeeded();
+    // THEN its other reconcile still runs
+    assertThat(probe.runningReconciles()).containsExactly(
+        Map.entry(API, Duration.ofMillis(800)), Map.entry(WEB, Duration.ofMillis(300)));
+    api.failed(new IllegalStateException("boom"));
+    second.succeeded();
+    assertThat(probe.runningReconciles()).isEmpty();
   }
 
   @Test

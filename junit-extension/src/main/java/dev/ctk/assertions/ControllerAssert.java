@@ -2,6 +2,8 @@ package dev.ctk.assertions;
 
 import static dev.ctk.assertions.internal.StateFormat.count;
 
+import dev.ctk.assertions.internal.FailureCauses;
+import dev.ctk.assertions.internal.SlowReconciles;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.CacheState;
 import dev.ctk.controller.Controller;
@@ -13,7 +15,9 @@ import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
 import dev.ctk.fake.RequestJournal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -80,8 +84,9 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
 
   /**
    * The same assertion, waiting: each check re-runs until it passes or {@code timeout} elapses, and
-   * then fails with the last failure's message (which says "within ...") and that failure as cause.
-   * This assertion is not changed.
+   * then fails with the last failure's message (which says "within ...") once, carrying what that
+   * failure carried (the reconcile errors it names, whole, as cause and suppressed exceptions). This
+   * assertion is not changed.
    *
    * @param timeout how long to wait, positive
    * @return a new, waiting assertion
@@ -434,11 +439,13 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
               + "held "
               + count(held.size(), "key") + ":\n" + StateFormat.queueContents(queue, "  ")
               + StateFormat.lastFailures(held, actual.reconcileLog())
+              + SlowReconciles.lines(actual, "")
           : null;
       if (problem != null) {
-        throw failed(expecting("to be idle (running, caches synced, "
+        throw FailureCauses.attach(failed(expecting("to be idle (running, caches synced, "
             + words().queue() + " empty)")
-            + problem);
+            + problem), held.isEmpty() ? List.of()
+                : FailureCauses.lastErrors(held, actual.reconcileLog()));
       }
     });
     return myself;
@@ -591,8 +598,17 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
       KeyState state = KeyState.of(actual, key);
       String text = problem.apply(state);
       if (text != null) {
-        throw failed(expecting(expectation) + text
-            + words().queue() + ": " + queueLine(state.stats().queue()) + "\n");
+        List<Throwable> errors = new ArrayList<>();
+        ReconcileRecord last = state.last();
+        if (last != null && last.outcome() == ReconcileOutcome.ERROR) {
+          errors.add(last.error());
+        }
+        errors.addAll(FailureCauses.historyErrors(state.records()));
+        Duration running = actual.runningReconciles().get(key);
+        String slow = running == null ? ""
+            : SlowReconciles.lines(Map.of(key, running), state.records(), "");
+        throw FailureCauses.attach(failed(expecting(expectation) + text
+            + words().queue() + ": " + queueLine(state.stats().queue()) + "\n" + slow), errors);
       }
     });
     return myself;

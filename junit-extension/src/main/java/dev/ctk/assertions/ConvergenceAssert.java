@@ -2,10 +2,12 @@ package dev.ctk.assertions;
 
 import static dev.ctk.assertions.internal.StateFormat.count;
 
+import dev.ctk.assertions.internal.FailureCauses;
 import dev.ctk.assertions.internal.GenerationBumps;
 import dev.ctk.assertions.internal.OwnWrites;
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.ReconcileWindows;
+import dev.ctk.assertions.internal.SlowReconciles;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.assertions.internal.Streaks;
 import dev.ctk.controller.Controller;
@@ -145,9 +147,11 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
     waiting.check(() -> {
       String problem = unsettled(journal, waiting);
       if (problem != null) {
-        throw failed(expecting("to reach a fixed point" + waiting.phrase() + " ("
-            + words().queue() + " empty, nothing in flight, no change for "
-            + StateFormat.duration(quiet) + ")") + problem + queueLine());
+        throw FailureCauses.attach(failed(expecting("to reach a fixed point" + waiting.phrase()
+            + " (" + words().queue() + " empty, nothing in flight, no change for "
+            + StateFormat.duration(quiet) + ")") + problem + queueLine()),
+            FailureCauses.lastErrors(actual.workQueue().stats().waitingKeys(),
+                actual.reconcileLog()));
       }
     });
     return myself;
@@ -165,7 +169,7 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
     }
     if (!queue.inFlightKeys().isEmpty()) {
       problems.append("  in flight: ").append(StateFormat.keys(queue.inFlightKeys()))
-          .append('\n');
+          .append('\n').append(SlowReconciles.lines(actual, "    "));
     }
     for (String key : queue.waitingKeys()) {
       List<ReconcileRecord> records = StateFormat.recordsOf(actual.reconcileLog(),
@@ -219,7 +223,7 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
     if (!awaitSettled(controller, until(deadline), Map.of())) {
       throw failed(expectation + "but it did not settle within " + StateFormat.duration(bound)
           + " before the extra reconciles (it still had keys queued or in flight).\n"
-          + queueLine());
+          + queueLine() + SlowReconciles.lines(controller, ""));
     }
     Map<ObjectKey, Long> before = controller.stats().reconcilesPerKey();
     if (before.isEmpty()) {
@@ -232,7 +236,8 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
     keys.forEach(controller.workQueue()::add);
     if (!awaitSettled(controller, until(deadline), before)) {
       throw failed(expectation + "but the extra reconciles of " + StateFormat.keys(keys)
-          + " did not finish within " + StateFormat.duration(bound) + ".\n" + queueLine());
+          + " did not finish within " + StateFormat.duration(bound) + ".\n" + queueLine()
+          + SlowReconciles.lines(controller, ""));
     }
     OwnWrites own = OwnWrites.of(controller);
     List<ApiRequestRecord> writes = journal.since(mark).stream().filter(OwnWrites::isChangingWrite)

@@ -42,8 +42,9 @@ public final class InformerAssert extends AbstractAssert<InformerAssert, SharedI
 
   /**
    * The same assertion, waiting: each check re-runs until it passes or {@code timeout} elapses, and
-   * then fails with the last failure's message (which says "within ...") and that failure as cause.
-   * This assertion is not changed.
+   * then fails with the last failure's message (which says "within ...") once, carrying what that
+   * failure carried (the reconcile errors it names, whole, as cause and suppressed exceptions). This
+   * assertion is not changed.
    *
    * @param timeout how long to wait, positive
    * @return a new, waiting assertion

@@ -51,7 +51,9 @@ final class Waiting {
 
   /**
    * Runs the check once, or until it passes or the timeout elapses. On timeout throws an {@link
-   * AssertionError} with the last failure's message and the last failure as its cause.
+   * AssertionError} made in this thread with the last failure's message (which says "within ...")
+   * and what that failure carried: its cause (the reconcile error it names) and its suppressed
+   * exceptions. The last failure itself is not the cause: it would print the same message twice.
    */
   void check(Runnable check) {
     if (timeout == null) {
@@ -73,7 +75,11 @@ final class Waiting {
       if (lastFailure == null) {
         throw new AssertionError("The check did not finish" + phrase() + ".", stopped);
       }
-      throw new AssertionError(lastFailure.getMessage(), lastFailure);
+      AssertionError failure = new AssertionError(lastFailure.getMessage(), lastFailure.getCause());
+      for (Throwable suppressed : lastFailure.getSuppressed()) {
+        failure.addSuppressed(suppressed);
+      }
+      throw failure;
     }
   }
 }

@@ -3,6 +3,8 @@ package dev.ctk.assertions;
 import static dev.ctk.assertions.internal.StateFormat.count;
 import static dev.ctk.assertions.internal.StateFormat.keys;
 
+import dev.ctk.assertions.internal.FailureCauses;
+import dev.ctk.assertions.internal.SlowReconciles;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
@@ -54,8 +56,9 @@ public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQ
 
   /**
    * The same assertion, waiting: each check re-runs until it passes or {@code timeout} elapses, and
-   * then fails with the last failure's message (which says "within ...") and that failure as cause.
-   * This assertion is not changed.
+   * then fails with the last failure's message (which says "within ...") once, carrying what that
+   * failure carried (the reconcile errors it names, whole, as cause and suppressed exceptions). This
+   * assertion is not changed.
    *
    * @param timeout how long to wait, positive
    * @return a new, waiting assertion
@@ -83,8 +86,11 @@ public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQ
       WorkQueueStats stats = actual.stats();
       List<String> held = StateFormat.heldKeys(stats);
       if (!held.isEmpty()) {
-        throw failed(expecting("to be empty") + "but it " + waiting.still() + "held "
-            + count(held.size(), "key") + ":\n" + contents(stats) + lastFailures(held));
+        throw FailureCauses.attach(failed(expecting("to be empty") + "but it " + waiting.still()
+            + "held " + count(held.size(), "key") + ":\n" + contents(stats) + lastFailures(held)
+            + (controller == null ? "" : SlowReconciles.lines(controller, ""))),
+            controller == null ? List.of()
+                : FailureCauses.lastErrors(held, controller.reconcileLog()));
       }
     });
     return myself;

@@ -27,11 +27,15 @@
  * </pre>
  *
  * <p>Checks are immediate; {@code within(timeout)} returns a new assertion that re-runs each check
- * with Awaitility (every 10ms) until it passes, then fails with the last failure's message and that
- * failure as the cause. ctk's waits ignore Awaitility's global defaults (poll interval, ignored
- * exceptions, fail-fast conditions, listeners), so a project's own Awaitility settings do not change
- * them. Failure messages are deterministic (no measured durations), list what did happen to a key
- * (its last five reconciles, with outcome and error) and what the work queue holds.
+ * with Awaitility (every 10ms) until it passes, then fails with the last failure's message, printed
+ * once. ctk's waits ignore Awaitility's global defaults (poll interval, ignored exceptions, fail-fast
+ * conditions, listeners), so a project's own Awaitility settings do not change them. Failure messages
+ * list what did happen to a key (its last five reconciles, with outcome and the first line of each
+ * error) and what the work queue holds. The reconcile errors a message names go with the failure
+ * whole (message, cause chain, stack trace): the most recent as its cause, any other that differs as
+ * a suppressed exception. Messages are deterministic (no measured durations), except for a key in
+ * flight far longer than its reconciles usually take: the message then says for how long
+ * ({@code default/web in flight for 12.3s (its reconciles usually take 4ms)}).
  *
  * <p>{@code hasReconciledSuccessfully} counts {@code Result.done()} and {@code
  * Result.requeueAfter(..)} as success (not a rate-limited {@code Result.requeue()}); for any view,

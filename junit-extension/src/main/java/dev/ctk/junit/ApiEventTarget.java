@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -110,7 +111,8 @@ final class ApiEventTarget implements EventInjector.Target {
 
   private static String answer(KubernetesClientException e) {
     return (e.getStatus() == null ? "" : e.getStatus().getReason() + ": ")
-        + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
+        + ThrowableText.firstLine(e.getStatus() == null ? e.getMessage()
+            : e.getStatus().getMessage());
   }
 
   private String describe(HasMetadata object) {

@@ -8,6 +8,7 @@ import dev.ctk.controller.Controller;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.TimeSource;
 import dev.ctk.controller.VirtualTime;
+import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestJournal;
@@ -522,9 +523,10 @@ public final class ControllerHarness {
         }
         RuntimeException wrapped = e instanceof RuntimeException runtime ? runtime
             : new IllegalStateException("Closing " + registration.description() + " after the "
-                + "test failed: " + e.getClass().getName() + ": " + e.getMessage() + ". The other "
-                + "controllers and resources of the test were closed; the cause has the stack "
-                + "trace. Fix the resource's close(), or close it in the test itself.", e);
+                + "test failed: " + e.getClass().getName() + ": "
+                + ThrowableText.firstLine(e.getMessage()) + ". The other controllers and "
+                + "resources of the test were closed; the cause has the whole error, with its "
+                + "stack trace. Fix the resource's close(), or close it in the test itself.", e);
         if (failure == null) {
           failure = wrapped;
         } else {

@@ -331,12 +331,14 @@ final class EndState {
     return path + "[\"" + key + "\"]";
   }
 
-  /** A value as JSON, in one line of at most 60 characters; {@code (absent)} for none. */
+  /**
+   * A value as JSON, in one line, whole; {@code (absent)} for none. Never shortened: two long values that differ
+   * only after their first characters would read the same, and the difference is the failure.
+   */
   static String render(Object value) {
     if (value == null) {
       return "(absent)";
     }
-    String json = SERIALIZATION.asJson(value).replace("\n", " ");
-    return json.length() <= 60 ? json : json.substring(0, 57) + "...";
+    return SERIALIZATION.asJson(value).replace("\r", "").replace("\n", " ");
   }
 }

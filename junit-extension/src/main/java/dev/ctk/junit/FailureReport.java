@@ -2,6 +2,7 @@ package dev.ctk.junit;
 
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.ControllerView;
+import dev.ctk.controller.internal.ThrowableText;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -9,8 +10,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * What the extension reports when a test fails: where it ran (mode, server, namespace) as the report
  * entry {@code ctk.cluster}, and the state of every controller the harness shows ({@link
  * ControllerHarness#views()}: started or observed, ctk's or another framework's, in its
- * framework's words) as {@code ctk.controller.<name>}; both also printed to standard error, prefixed
- * {@code [ctk]}. A view that throws while it is read is reported as unreadable, with what it threw;
+ * framework's words: {@link StateFormat#report}, with the whole last error of each failing key and
+ * each key in flight far longer than its reconciles usually take) as {@code ctk.controller.<name>};
+ * both also printed to standard error, prefixed {@code [ctk]}. A view that throws while it is read is
+ * reported as unreadable, with what it threw, whole;
  * the other views are still reported and the test's own failure is left as it is. Then the failure
  * timeline ({@link TimelineReport}): the report entry {@code ctk.timeline}, standard error, and an
  * HTML page under {@code target/ctk-reports}.
@@ -30,7 +33,8 @@ final class FailureReport {
     }
     for (ControllerView view : views) {
       String name = nameOf(view);
-      String report = reportOf(view, name).stripTrailing();
+      String report = reportOf(view, name, context.getExecutionException().orElse(null))
+          .stripTrailing();
       context.publishReportEntry("ctk.controller." + name, report);
       System.err.println("[ctk] " + context.getDisplayName() + " failed (" + where + "); "
           + report);
@@ -38,15 +42,15 @@ final class FailureReport {
     TimelineReport.publish(context, scope);
   }
 
-  /** The view's report, or one line saying it is unreadable and what it threw. */
-  private static String reportOf(ControllerView view, String name) {
+  /** The view's report, or a line saying it is unreadable followed by what it threw, whole. */
+  private static String reportOf(ControllerView view, String name, Throwable testFailure) {
     try {
-      return StateFormat.report(view);
+      return StateFormat.report(view, testFailure);
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable e) {
-      return wordFor(view) + " \"" + name + "\": unreadable, reading its state threw "
-          + e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+      return wordFor(view) + " \"" + name + "\": unreadable, reading its state threw:\n"
+          + ThrowableText.indent(ThrowableText.full(e), "    ");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.internal.ThrowableText;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,7 +51,8 @@ final class PerturbationOracle {
    * One reason a run failed.
    *
    * @param summary one line
-   * @param details more lines (end-state differences), may be empty
+   * @param details more lines (the end-state differences, or the test's failure whole: message, cause
+   *     chain, stack trace), may be empty
    * @param objects the objects it names ({@code ConfigMap default/web}), to restrict the timeline to them
    * @param endState whether it is the end-state comparison
    */
@@ -83,7 +85,8 @@ final class PerturbationOracle {
       return findings;
     }
     if (outcome.failure() != null) {
-      findings.add(Finding.of(describeFailure(outcome.failure())));
+      findings.add(new Finding(describeFailure(outcome.failure()),
+          ThrowableText.full(outcome.failure()).lines().toList(), Set.of(), false));
       return findings;
     }
     if (run == null) {
@@ -126,10 +129,13 @@ final class PerturbationOracle {
     return findings;
   }
 
-  /** "the test's own assertions failed: <first line>", or "the test threw <type>: <first line>". */
+  /**
+   * "the test's own assertions failed: <first line>", or "the test threw <type>: <first line>"; the
+   * first line is followed by " ..." when the message has more (the finding's details give the
+   * failure whole).
+   */
   static String describeFailure(Throwable failure) {
-    String message = failure.getMessage() == null ? "" : failure.getMessage().strip();
-    String first = message.lines().findFirst().orElse("");
+    String first = failure.getMessage() == null ? "" : ThrowableText.firstLine(failure.getMessage());
     if (failure instanceof AssertionError) {
       return "the test's own assertions failed: " + (first.isEmpty() ? failure.getClass().getName() : first);
     }

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * The text of a perturbation campaign: a header with the figures, one line per run, then for each failing run what
  * was done, the one line that replays it (or, when its point had no effect, that the difference is the test's own
- * nondeterminism: there is nothing to replay), the minimal timeline (the injections and the run's writes and held,
- * released and dropped watch events from the perturbation on, restricted to the objects the findings name when they
- * name any) and its findings. Published as the report entry {@code ctk.perturbations}, written to {@code
+ * nondeterminism: there is nothing to replay), its findings (a failure of the test whole: message, cause chain and
+ * stack trace), the minimal timeline (the injections and the run's writes and held, released and dropped watch
+ * events from the perturbation on, restricted to the objects the findings name when they name any) and the end-state
+ * differences. Published as the report entry {@code ctk.perturbations}, written to {@code
  * <report dir>/<test class>/<display name>-perturbations.txt}, and, when a run failed, the test's failure message.
  */
 final class PerturbationReport {
@@ -137,6 +138,7 @@ final class PerturbationReport {
     for (Finding finding : run.findings()) {
       if (!finding.endState()) {
         out.append("\n  ").append(finding.summary());
+        finding.details().forEach(line -> out.append("\n    ").append(line));
       }
     }
     List<String> timeline = minimalTimeline(run);

@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.envtest.CrdInstaller;
 import dev.ctk.envtest.EnvtestException;
@@ -259,7 +260,8 @@ final class RealServers {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the CRDs " + crds.stream()
           .map(c -> c.getMetadata().getName()).toList() + " to a temporary file for the CRD "
-          + "installer: " + e.getMessage() + ". Fix: make java.io.tmpdir writable.", e);
+          + "installer: " + ThrowableText.firstLine(e.getMessage()) + ". Fix: make java.io.tmpdir "
+          + "writable.", e);
     }
   }
 

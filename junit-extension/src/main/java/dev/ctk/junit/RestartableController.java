@@ -9,7 +9,9 @@ import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
 import dev.ctk.controller.WorkQueueView;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -247,6 +249,11 @@ public final class RestartableController implements ControllerView {
   public List<ReconcileRecord> reconcileLog(ObjectKey key) {
     Objects.requireNonNull(key, "RestartableController.reconcileLog: key is null");
     return current().reconcileLog(key);
+  }
+
+  @Override
+  public Map<ObjectKey, Duration> runningReconciles() {
+    return current().runningReconciles();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import dev.ctk.controller.internal.ThrowableText;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -78,7 +79,8 @@ record SeedObjects(List<CustomResourceDefinition> crds, List<HasMetadata> object
             + (object.getMetadata().getNamespace() == null ? ""
                 : object.getMetadata().getNamespace() + "/") + object.getMetadata().getName()
             + " into " + server + ": " + e.getCode() + " "
-            + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage())
+            + ThrowableText.firstLine(e.getStatus() == null ? e.getMessage()
+                : e.getStatus().getMessage())
             + ". Fix: correct the object in @ControllerTest(resources), and install the CRD of "
             + "its kind with crds = ... .", e);
       }
@@ -108,8 +110,8 @@ record SeedObjects(List<CustomResourceDefinition> crds, List<HasMetadata> object
       parsed = SERIALIZATION.unmarshal(in);
     } catch (IOException | RuntimeException e) {
       throw new ExtensionConfigurationException("Cannot read the objects of \"" + location.text()
-          + "\": " + e.getMessage() + ". Fix: check the YAML (kubectl apply --dry-run=client -f "
-          + "shows the same problem).", e);
+          + "\": " + ThrowableText.firstLine(e.getMessage()) + ". Fix: check the YAML (kubectl apply "
+          + "--dry-run=client -f shows the same problem).", e);
     }
     List<HasMetadata> objects = new ArrayList<>();
     collect(parsed, objects);

@@ -9,13 +9,20 @@ import java.util.Comparator;
  * @param time the wall-clock instant, as {@link Instant#now()} (or the fake server) stamped it
  * @param kind which kind of source it came from; decides its colour in the HTML report
  * @param source the source as the timeline's column shows it, e.g. {@code request}, {@code queue web}
- * @param text what happened, one line
+ * @param text what happened, one line (an error by its one-line summary)
  * @param virtualTime the virtual clock of the controller when it happened, or {@code null} under real
  *     time or when the source does not know it
  * @param order a tie-breaker for entries with equal times: the order the JVM recorded them in
+ * @param error the error of a failed reconcile, which the HTML report gives whole, or {@code null}
  */
 record TimelineEntry(Instant time, Kind kind, String source, String text, Instant virtualTime,
-    long order) {
+    long order, Throwable error) {
+
+  /** An entry without an error. */
+  TimelineEntry(Instant time, Kind kind, String source, String text, Instant virtualTime,
+      long order) {
+    this(time, kind, source, text, virtualTime, order, null);
+  }
 
   /** Oldest first; equal times in recording order. */
   static final Comparator<TimelineEntry> IN_TIME_ORDER = Comparator.comparing(TimelineEntry::time)

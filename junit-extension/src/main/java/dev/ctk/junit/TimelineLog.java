@@ -98,8 +98,9 @@ final class TimelineLog {
     List<TimelineEntry> entries = new ArrayList<>(copy.size());
     for (Mark mark : copy) {
       if (!mark.time().isBefore(since)) {
+        Throwable error = mark.detail() instanceof ReconcileRecord record ? record.error() : null;
         entries.add(new TimelineEntry(mark.time(), kind, source, text(mark, words),
-            mark.virtualTime(), mark.order()));
+            mark.virtualTime(), mark.order(), error));
       }
     }
     return entries;
@@ -119,7 +120,10 @@ final class TimelineLog {
     };
   }
 
-  /** {@code end default/web: ERROR IllegalStateException: backend down (attempt 2)}. */
+  /**
+   * {@code end default/web: ERROR IllegalStateException: backend down (attempt 2)}: the error by its
+   * one-line summary; the HTML report gives it whole.
+   */
   static String end(ReconcileRecord record, Vocabulary words) {
     return "end " + record.key() + ": " + StateFormat.outcome(record, words)
         + (record.attempt() > 0 ? " (attempt " + record.attempt() + ")" : "");

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Builds and publishes the failure timeline of a failed test: every source read since the test's
  * scope began, merged in wall-clock order, published as the report entry {@code ctk.timeline} and on
- * standard error (the last {@value TimelineText#SHOWN} entries), and written in full as an HTML page
+ * standard error (the last {@value TimelineText#SHOWN} entries, a reconcile error by its first line),
+ * and written in full as an HTML page (the test's failure and each reconcile error whole)
  * under {@code target/ctk-reports/<test class>/<test display name>[-<mode>].html} (the folder is the
  * configuration parameter {@value #REPORT_DIR_PROPERTY_NAME} or the environment variable {@code
  * CTK_REPORT_DIR}; relative paths resolve against the working directory).
@@ -31,6 +32,11 @@ final class TimelineReport {
 
   /** The folder of the HTML reports when nothing names one. */
   static final String DEFAULT_REPORT_DIR = "target/ctk-reports";
+
+  /** The note of a text timeline that shows reconcile errors by their summaries. */
+  static final String ERRORS_NOTE = "reconcile errors show only their first line here: the HTML "
+      + "report gives each one whole (message, cause chain, stack trace), and the controller's report "
+      + "the last error of each key that still fails";
 
   private static final ControllerTestConfig.Setting<String> REPORT_DIR =
       ControllerTestConfig.Setting.text(REPORT_DIR_PROPERTY_NAME);
@@ -94,11 +100,14 @@ final class TimelineReport {
       where.add("where: " + mode + ", " + cluster.description() + ", namespace "
           + cluster.namespace());
       where.add("started: " + since);
-      context.getExecutionException().ifPresent(e -> where.add("failure: " + e));
-      TimelineHtml.write(file, heading, where, since, entries, notes);
+      TimelineHtml.write(file, heading, where, context.getExecutionException().orElse(null), since,
+          entries, notes);
       htmlLine = "HTML report: " + file;
     } catch (Exception e) {
       htmlLine = "HTML report: not written, writing " + file + " threw " + describe(e);
+    }
+    if (entries.stream().anyMatch(e -> e.error() != null)) {
+      notes.add(ERRORS_NOTE);
     }
     return TimelineText.render(heading, since, entries, notes, htmlLine);
   }
@@ -119,7 +128,7 @@ final class TimelineReport {
         }
         if (!record.end().isBefore(since)) {
           entries.add(new TimelineEntry(record.end(), TimelineEntry.Kind.RECONCILE, source,
-              TimelineLog.end(record, words), null, 0));
+              TimelineLog.end(record, words), null, 0, record.error()));
         }
       }
     } catch (VirtualMachineError e) {

@@ -7,10 +7,12 @@
  * dev.ctk.fake.EventInjector}, {@link dev.ctk.junit.ControllerHarness}, {@code TimeSource} and
  * {@code VirtualTime} parameters (virtual time on request), closes harnessed
  * controllers and then the cluster (or namespace) after each test, and reports the controllers'
- * state (work queue, reconcile counts, last reconcile per key), the mode, the server and the
- * namespace when a test fails. {@link dev.ctk.junit.AcrossModes @AcrossModes} runs one class body
- * in several modes; {@link dev.ctk.junit.EnabledIfEnvtestAvailable @EnabledIfEnvtestAvailable}
- * skips (or, with {@code ctk.require-envtest=true}, fails) tests whose real server is not available.
+ * state (work queue, reconcile counts, last reconcile per key, the last error of each failing key
+ * whole with its cause chain and stack trace, keys in flight far longer than their reconciles
+ * usually take), the mode, the server and the namespace when a test fails. {@link
+ * dev.ctk.junit.AcrossModes @AcrossModes} runs one class body in several modes; {@link
+ * dev.ctk.junit.EnabledIfEnvtestAvailable @EnabledIfEnvtestAvailable} skips (or, with {@code
+ * ctk.require-envtest=true}, fails) tests whose real server is not available.
  *
  * <pre>{@code
  * @ControllerTest
@@ -85,9 +87,16 @@
  *       milliseconds after the scope began, ordered as each source stamped them: entries of
  *       different sources within the same millisecond may show in either order (a watch delivery
  *       is stamped when the server sends it, a queue add when the controller's handler ran). The
- *       text shows the last 200 entries; the HTML page under {@code target/ctk-reports} (or {@code
- *       ctk.report-dir} / {@code CTK_REPORT_DIR}) shows all of them and is overwritten by the next
+ *       text shows the last 200 entries, a reconcile error by its first line; the HTML page under
+ *       {@code target/ctk-reports} (or {@code ctk.report-dir} / {@code CTK_REPORT_DIR}) shows all of
+ *       them, the test's failure and each reconcile error whole, and is overwritten by the next
  *       failing run of the same test.
+ *   <li>A key is called slow in flight, in the report and in the messages of {@code isIdle()}, an
+ *       empty work queue and the checks of one key, when its running reconcile has taken more than
+ *       10 times the median of its finished reconciles and at least 1s, or more than 5s when none
+ *       finished; only views that track their running reconciles ({@code Controller}, {@code
+ *       ControllerProbe} and the framework views built on it) can say so, measured on their own time
+ *       source (under virtual time, a reconcile that blocks shows only once the clock moves).
  *   <li>{@code within(..)} cannot wait for "nothing happened": {@code isIdle()}, an empty work queue or
  *       a missing key hold before the informer delivered the event, so they pass at once (see
  *       {@link dev.ctk.assertions}). Wait on an effect or on {@code hasReconciled(key)} first.

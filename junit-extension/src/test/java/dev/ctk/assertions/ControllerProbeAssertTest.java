@@ -2,6 +2,7 @@ package dev.ctk.assertions;
 
 import static dev.ctk.assertions.ControllerAssertions.assertThat;
 import static java.time.Duration.ofHours;
+import static java.time.Duration.ofMillis;
 import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -14,11 +15,15 @@ import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueView;
 import dev.ctk.fake.FakeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -145,8 +150,9 @@ class ControllerProbeAssertTest {
   @Test
   void should_fail_hasReconciledSuccessfully_with_the_history_in_the_frameworks_words() {
     // GIVEN a reschedule, then a failure retried in an hour
+    IllegalStateException backendDown = new IllegalStateException("backend down");
     probe.reconcileStarted(WEB).requeuedAfter(ofHours(1));
-    probe.reconcileStarted(WEB).failed(new IllegalStateException("backend down"));
+    probe.reconcileStarted(WEB).failed(backendDown);
     probe.addedRateLimited(WEB, ofHours(1));
     // WHEN
     AssertionError error = catchThrowableOfType(AssertionError.class,
@@ -162,6 +168,120 @@ class ControllerProbeAssertTest {
           1. RESCHEDULE 1h
           2. ERROR IllegalStateException: backend down
         pending events: queued [], in flight [], waiting [default/web]""");
+    // AND the error it names goes with it, whole
+    assertThat(error).hasCause(backendDown);
+    assertThat(error.getSuppressed()).isEmpty();
+  }
+
+  @Test
+  void should_fail_hasReconciledSuccessfully_within_a_timeout_telling_the_message_and_the_error_once() {
+    // GIVEN a failure with a cause and a long multi-line message, retried in an hour
+    IOException root = new IOException("connection reset");
+    IllegalStateException failure = new IllegalStateException("backend call failed:\n  status 503\n"
+        + "  body: " + "busy ".repeat(60).strip(), root);
+    probe.reconcileStarted(WEB).failed(failure);
+    probe.addedRateLimited(WEB, ofHours(1));
+    // WHEN
+    AssertionError error = catchThrowableOfType(AssertionError.class,
+        () -> assertThat(probe).within(ofMillis(100)).hasReconciledSuccessfully("default/web"));
+    // THEN the message names the error by its first line
+    String expected = """
+
+        Expecting Java Operator SDK controller "webapp"
+          to have reconciled default/web successfully within 100ms
+        but its last reconcile failed:
+          ERROR IllegalStateException: backend call failed: ...
+        reconciles of default/web: 1 (oldest first)
+          1. ERROR IllegalStateException: backend call failed: ...
+        pending events: queued [], in flight [], waiting [default/web]""";
+    assertThat(error).hasMessage(expected).hasCause(failure);
+    assertThat(error.getSuppressed()).isEmpty();
+    // AND what JUnit prints gives the message, the error's message and its cause once each
+    String printed = printed(error);
+    assertThat(occurrences(printed, "to have reconciled default/web successfully")).isEqualTo(1);
+    assertThat(occurrences(printed, "status 503")).isEqualTo(1);
+    assertThat(occurrences(printed, "body: " + "busy ".repeat(60).strip())).isEqualTo(1);
+    assertThat(printed).contains("\nCaused by: java.lang.IllegalStateException: backend call failed:\n"
+        + "  status 503\n  body: " + "busy ".repeat(60).strip() + "\n\tat ")
+        .contains("\nCaused by: java.io.IOException: connection reset\n");
+  }
+
+  @Test
+  void should_carry_each_different_error_the_history_names_once_the_newest_as_cause() {
+    // GIVEN five failures: two that print the same, one other, the newest one again
+    IllegalStateException older = stackless(new IllegalStateException("backend down"));
+    IllegalStateException sameAsOlder = stackless(new IllegalStateException("backend down"));
+    IllegalArgumentException other = stackless(new IllegalArgumentException("bad spec"));
+    IllegalStateException newest = stackless(new IllegalStateException("quota exceeded"));
+    for (Throwable failure : List.of(older, sameAsOlder, other, newest, newest)) {
+      probe.reconcileStarted(WEB).failed(failure);
+    }
+    // WHEN
+    AssertionError error = catchThrowableOfType(AssertionError.class,
+        () -> assertThat(probe).hasReconciledSuccessfully("default/web"));
+    // THEN
+    assertThat(error).hasCause(newest);
+    assertThat(error.getSuppressed()).containsExactly(other, sameAsOlder);
+  }
+
+  @Test
+  void should_say_which_key_is_in_flight_far_longer_than_its_reconciles_usually_take() {
+    // GIVEN a probe on a clock the test moves; default/web's reconciles take 4ms
+    VirtualTime time = VirtualTime.create();
+    ControllerProbe timed = ControllerProbe.builder("webapp").withVocabulary(JOSDK)
+        .withTimeSource(time).build();
+    for (int i = 0; i < 2; i++) {
+      ControllerProbe.Reconciliation reconciliation = timed.reconcileStarted(WEB);
+      time.advance(ofMillis(4));
+      reconciliation.succeeded();
+    }
+    // AND default/ok's take 2s
+    ControllerProbe.Reconciliation ok = timed.reconcileStarted(ObjectKey.of("default", "ok"));
+    time.advance(ofSeconds(2));
+    ok.succeeded();
+    // WHEN default/web, default/api (never finished) and default/ok run for 12.3s
+    timed.reconcileStarted(WEB);
+    timed.reconcileStarted(API);
+    timed.reconcileStarted(ObjectKey.of("default", "ok"));
+    time.advance(ofMillis(12_300));
+    AssertionError idle = catchThrowableOfType(AssertionError.class,
+        () -> assertThat(timed).isIdle());
+    AssertionError empty = catchThrowableOfType(AssertionError.class,
+        () -> assertThat(timed).workQueue().isEmpty());
+    AssertionError succeeded = catchThrowableOfType(AssertionError.class,
+        () -> assertThat(timed).hasReconciledSuccessfully(WEB));
+    // THEN default/ok, under 10 times its 2s, is not named
+    assertThat(idle).hasMessage("""
+
+        Expecting Java Operator SDK controller "webapp"
+          to be idle (running, caches synced, pending events empty)
+        but its pending events held 3 keys:
+          queued: []
+          in flight: [default/web, default/api, default/ok]
+          waiting (delayed or backing off): []
+        default/web in flight for 12.3s (its reconciles usually take 4ms)
+        default/api in flight for 12.3s (none of its reconciles has finished)""");
+    assertThat(empty).hasMessage("""
+
+        Expecting pending events of Java Operator SDK controller "webapp"
+          to be empty
+        but it held 3 keys:
+          queued: []
+          in flight: [default/web, default/api, default/ok]
+          waiting (delayed or backing off): []
+        default/web in flight for 12.3s (its reconciles usually take 4ms)
+        default/api in flight for 12.3s (none of its reconciles has finished)""");
+    assertThat(succeeded).hasMessage("""
+
+        Expecting Java Operator SDK controller "webapp"
+          to have reconciled default/web successfully
+        but default/web is in flight again; its last finished reconcile:
+          SUCCESS
+        reconciles of default/web: 2 (oldest first)
+          1. SUCCESS
+          2. SUCCESS
+        pending events: queued [], in flight [default/web, default/api, default/ok], waiting []
+        default/web in flight for 12.3s (its reconciles usually take 4ms)""");
   }
 
   @Test
@@ -426,5 +546,26 @@ class ControllerProbeAssertTest {
     public List<ReconcileRecord> reconcileLog() {
       return delegate.reconcileLog();
     }
+  }
+
+  /** What {@code printStackTrace} prints, as JUnit prints a failure. */
+  static String printed(Throwable error) {
+    StringWriter text = new StringWriter();
+    error.printStackTrace(new PrintWriter(text));
+    return text.toString().replace(System.lineSeparator(), "\n");
+  }
+
+  /** How many times {@code part} occurs in {@code text}. */
+  static int occurrences(String text, String part) {
+    int count = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      count++;
+    }
+    return count;
+  }
+
+  private static <T extends Throwable> T stackless(T error) {
+    error.setStackTrace(new StackTraceElement[0]);
+    return error;
   }
 }

@@ -74,8 +74,7 @@ class InformerAssertTest {
           to contain web in its cache within 200ms
         but its cache held 2 objects:
           [default/api, default/web]""";
-    assertThat(error).hasMessage(expected);
-    assertThat(error.getCause()).hasMessage(expected);
+    assertThat(error).hasMessage(expected).hasNoCause();
   }
 
   @Test

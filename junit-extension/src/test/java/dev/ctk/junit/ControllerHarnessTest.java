@@ -150,7 +150,11 @@ class ControllerHarnessTest {
           work queue: queued [], in flight [], waiting [default/bad]; 2 adds, 1 retry
           reconciles: 2 (1 succeeded, 1 failed, 0 requeued)
           default/bad: 1 reconcile, last ERROR IllegalStateException: backend down
-          default/web: 1 reconcile, last SUCCESS""";
+          default/web: 1 reconcile, last SUCCESS
+          last error of default/bad:
+            java.lang.IllegalStateException: backend down
+            \tat com.example.Backend.call(Backend.java:12)
+            \tat com.example.BadReconciler.reconcile(BadReconciler.java:34)""";
     List<Map<String, String>> entries = results.allEvents().stream()
         .filter(e -> e.getType() == EventType.REPORTING_ENTRY_PUBLISHED)
         .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class)
@@ -200,13 +204,22 @@ class ControllerHarnessTest {
             EventHandlers.enqueueObject())
         .withReconciler(key -> {
           if (key.name().equals("bad")) {
-            throw new IllegalStateException("backend down");
+            throw backendDown();
           }
           return Result.done();
         })
         .withWorkers(2)
         .withRateLimiter(RateLimiter.exponential(ofHours(1), ofHours(1)))
         .build();
+  }
+
+  /** The error of default/bad: its stack trace is fixed, so that reports are whole strings. */
+  static IllegalStateException backendDown() {
+    IllegalStateException error = new IllegalStateException("backend down");
+    error.setStackTrace(new StackTraceElement[] {
+        new StackTraceElement("com.example.Backend", "call", "Backend.java", 12),
+        new StackTraceElement("com.example.BadReconciler", "reconcile", "BadReconciler.java", 34)});
+    return error;
   }
 
   static List<String> threadNames() {

@@ -76,7 +76,11 @@ class ControllerHarnessViewsTest {
               reconciles: 3 (1 succeeded, 1 failed, 1 requeued)
               default/bad: 1 reconcile, last ERROR IllegalStateException: backend down
               default/later: 1 reconcile, last RESCHEDULE 1h
-              default/web: 1 reconcile, last SUCCESS"""));
+              default/web: 1 reconcile, last SUCCESS
+              last error of default/bad:
+                java.lang.IllegalStateException: backend down
+                \tat com.example.Backend.call(Backend.java:12)
+                \tat com.example.BadReconciler.reconcile(BadReconciler.java:34)"""));
   }
 
   @Test
@@ -88,9 +92,11 @@ class ControllerHarnessViewsTest {
         .hasMessage("the test's own failure");
     assertThat(reportEntries(results)).containsExactly(
         Map.of("ctk.cluster", where()),
-        Map.of("ctk.controller.broken", "Java Operator SDK controller \"broken\": unreadable, "
-            + "reading its state threw java.lang.IllegalStateException: event sources not "
-            + "registered yet"),
+        Map.of("ctk.controller.broken", """
+            Java Operator SDK controller "broken": unreadable, reading its state threw:
+                java.lang.IllegalStateException: event sources not registered yet
+                \tat com.example.EventSources.require(EventSources.java:21)
+                \tat com.example.EventSources.stats(EventSources.java:30)"""),
         Map.of("ctk.controller.fine", """
             controller "fine": running, caches synced
               work queue: queued [], in flight [], waiting []; 0 adds, 0 retries
@@ -121,8 +127,8 @@ class ControllerHarnessViewsTest {
     assertThat(failure).isInstanceOf(IllegalStateException.class).hasMessage("Closing "
         + "closeAfterTest resource #2 (Resource[disk]) after the test failed: "
         + "java.io.IOException: disk gone. The other controllers and resources of the test were "
-        + "closed; the cause has the stack trace. Fix the resource's close(), or close it in the "
-        + "test itself.");
+        + "closed; the cause has the whole error, with its stack trace. Fix the resource's close(), "
+        + "or close it in the test itself.");
     assertThat(failure.getCause()).isInstanceOf(IOException.class).hasMessage("disk gone");
     assertThat(CLOSED).containsExactly("disk: controller running, cluster open",
         "first: controller closed, cluster open");
@@ -211,7 +217,7 @@ class ControllerHarnessViewsTest {
       probe.watchCaches(() -> List.of(new CacheState("event source WebApp", false, true, false)));
       probe.reconcileStarted(ObjectKey.of("default", "web")).succeeded();
       probe.reconcileStarted(ObjectKey.of("default", "bad"))
-          .failed(new IllegalStateException("backend down"));
+          .failed(ControllerHarnessTest.backendDown());
       probe.addedRateLimited(ObjectKey.of("default", "bad"), ofHours(1));
       probe.reconcileStarted(ObjectKey.of("default", "later")).requeuedAfter(ofHours(1));
       probe.removed(ObjectKey.of("default", "later"));
@@ -359,17 +365,25 @@ class ControllerHarnessViewsTest {
 
     @Override
     public WorkQueueView workQueue() {
-      throw new IllegalStateException("event sources not registered yet");
+      throw notRegistered();
     }
 
     @Override
     public ControllerStats stats() {
-      throw new IllegalStateException("event sources not registered yet");
+      throw notRegistered();
     }
 
     @Override
     public List<ReconcileRecord> reconcileLog() {
-      throw new IllegalStateException("event sources not registered yet");
+      throw notRegistered();
+    }
+
+    private static IllegalStateException notRegistered() {
+      IllegalStateException error = new IllegalStateException("event sources not registered yet");
+      error.setStackTrace(new StackTraceElement[] {
+          new StackTraceElement("com.example.EventSources", "require", "EventSources.java", 21),
+          new StackTraceElement("com.example.EventSources", "stats", "EventSources.java", 30)});
+      return error;
     }
   }
 }

@@ -63,6 +63,18 @@ class EndStateTest {
   }
 
   @Test
+  void should_give_both_values_whole_however_long_so_that_a_late_difference_shows() {
+    // GIVEN two values of 80 characters that differ only in their last one
+    String common = "x".repeat(79);
+    // WHEN
+    List<String> differences = diff(List.of(configMap("web", "u1", "1", "{'a':'" + common + "2'}")),
+        List.of(configMap("web", "u2", "1", "{'a':'" + common + "1'}")));
+    // THEN
+    assertThat(differences).containsExactly("ConfigMap default/web differs at data.a: reference \""
+        + common + "1\", perturbed \"" + common + "2\"");
+  }
+
+  @Test
   void should_match_objects_named_by_generate_name_as_a_multiset_per_owner() {
     // GIVEN the reference made two generated children, the perturbed run three (one a duplicate)
     List<GenericKubernetesResource> reference = List.of(generated("web-aaaaa", "1", "{'n':'1'}"),

@@ -87,6 +87,35 @@ class PerturbationReportTest {
   }
 
   @Test
+  void should_give_the_tests_failure_whole_with_its_expected_and_actual_values_and_its_cause() {
+    // GIVEN a perturbed run whose test failed with AssertJ's message on later lines, and a cause
+    IllegalStateException cause = new IllegalStateException("informer stopped");
+    cause.setStackTrace(new StackTraceElement[] {new StackTraceElement("a.Informer", "run", "Informer.java", 5)});
+    AssertionError failure = new AssertionError("\n[services of default/web] \nexpected: 1\n but was: 2", cause);
+    failure.setStackTrace(new StackTraceElement[] {new StackTraceElement("a.WebTest", "creates", "WebTest.java", 40)});
+    List<Finding> findings = PerturbationOracle.judge(PerturbationOracle.Outcome.failed(failure), null, null,
+        List.of());
+    PerturbationPlan plan = new PerturbationPlan(List.of(AFTER_1), List.of(AFTER_1), 5, false);
+    // WHEN
+    String report = PerturbationReport.render("T#m", plan, List.of(new RunResult(AFTER_1, 90, Status.FAIL, findings,
+        List.of(), null)), 90, 80);
+    // THEN the run's line says the first line, the details say all of it once
+    assertThat(report).isEqualTo(String.join("\n",
+        "ctk perturbation: T#m: 1 of 1 run failed (seed 5, 1 of 1 planned points run, 90 ms; reference 80 ms)",
+        "  FAIL crash-restart:after-write-1     90 ms  the test's own assertions failed: [services of default/web] ...",
+        "crash-restart:after-write-1: the controller crashes right after its write #1, and a fresh instance starts",
+        "  replay: -Dctk.perturb.replay=crash-restart:after-write-1 (with -Dtest='T#m')",
+        "  the test's own assertions failed: [services of default/web] ...",
+        "    java.lang.AssertionError: ",
+        "    [services of default/web] ",
+        "    expected: 1",
+        "     but was: 2",
+        "    \tat a.WebTest.creates(WebTest.java:40)",
+        "    Caused by: java.lang.IllegalStateException: informer stopped",
+        "    \tat a.Informer.run(Informer.java:5)"));
+  }
+
+  @Test
   void should_blame_the_tests_own_nondeterminism_without_a_replay_line_when_a_failing_run_had_no_effect() {
     // GIVEN a run whose point had no effect, but whose end state differs anyway
     Finding differs = new Finding("end state differs: ConfigMap default/web differs at data.n: reference \"1\", "

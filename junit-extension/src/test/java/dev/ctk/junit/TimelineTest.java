@@ -20,6 +20,7 @@ import dev.ctk.controller.RateLimiter;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Result;
 import dev.ctk.controller.WorkQueueView;
+import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestPattern;
@@ -66,9 +67,12 @@ class TimelineTest {
     assertThat(lines.get(0)).matches("ctk timeline of fails\\(KubernetesClient, FakeCluster, "
         + "ControllerHarness\\), fake mode: \\d+ entries since the test started, times in ms");
     assertThat(lines.get(1)).isEqualTo("HTML report: " + html);
-    assertThat(lines.get(2)).matches(" +ms  source +what");
+    assertThat(lines.get(2)).isEqualTo("reconcile errors show only their first line here: the HTML "
+        + "report gives each one whole (message, cause chain, stack trace), and the controller's "
+        + "report the last error of each key that still fails");
+    assertThat(lines.get(3)).matches(" +ms  source +what");
     // AND lists what happened, in order, each row aligned: ms, source, what
-    List<String> rows = rows(lines.subList(3, lines.size()));
+    List<String> rows = rows(lines.subList(4, lines.size()));
     assertInOrder(rows,
         "request  #\\d+ list configmaps in default.* -> 200",
         "injected  #\\d+ add configmaps default/web \\[injected\\]",
@@ -92,8 +96,8 @@ class TimelineTest {
     assertThat(rows).anyMatch(r -> r.matches(
         "watch  watch #\\d+ ConfigMap in default.*: ADDED default/web rv=\\d+ DELIVERED"));
     // AND every row starts with the ms since the test started, right-aligned under "ms"
-    int msEnd = lines.get(2).indexOf("ms") + 2;
-    assertThat(lines.subList(3, lines.size()))
+    int msEnd = lines.get(3).indexOf("ms") + 2;
+    assertThat(lines.subList(4, lines.size()))
         .allMatch(line -> line.substring(0, msEnd).matches(" *-?\\d+"));
   }
 
@@ -101,8 +105,9 @@ class TimelineTest {
   void should_write_every_entry_into_a_self_contained_html_report_escaping_each_string()
       throws IOException {
     // WHEN
+    // (JUnit prunes the failure's stack trace once the extension wrote it: keep it whole, to compare)
     EngineExecutionResults results = run(FailsAfterAnObservedReconcile.class, "ctk.report-dir",
-        reports.toString());
+        reports.toString(), "junit.platform.stacktrace.pruning.enabled", "false");
     // THEN
     assertThat(onlyFailure(results)).hasMessage("the test's own failure");
     Path html = reports.resolve("dev.ctk.junit.TimelineTest_FailsAfterAnObservedReconcile")
@@ -113,15 +118,19 @@ class TimelineTest {
         .doesNotContain("<link").doesNotContain("src=");
     assertThat(page).contains("<td>reconcile webapp</td><td>start default/web</td>")
         .contains("<td>reconcile webapp</td><td>end default/web: ERROR IllegalStateException: "
-            + "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;co&quot;</td>")
+            + "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;co&quot;"
+            + "<pre class=\"error\" id=\"error-1\">"
+            + TimelineHtml.escape(ThrowableText.full(FailsAfterAnObservedReconcile.error))
+            + "</pre></td>")
         .contains("<span class=\"k-reconcile\">reconcile: 2</span>")
-        .contains("failure: java.lang.AssertionError: the test&#39;s own failure");
+        .contains("<span id=\"failure\">failure: "
+            + TimelineHtml.escape(ThrowableText.full(onlyFailure(results))) + "</span>");
     // AND the text names the same two entries
     List<String> lines = timeline(results).lines().collect(Collectors.toList());
     assertThat(lines.get(0)).isEqualTo("ctk timeline of fails(ControllerHarness), fake mode: "
         + "2 entries since the test started, times in ms");
     assertThat(lines.get(1)).isEqualTo("HTML report: " + html);
-    assertThat(rows(lines.subList(3, lines.size()))).containsExactly(
+    assertThat(rows(lines.subList(4, lines.size()))).containsExactly(
         "reconcile webapp  start default/web",
         "reconcile webapp  end default/web: ERROR IllegalStateException: "
             + "<script>alert('x')</script> & \"co\"");
@@ -170,7 +179,8 @@ class TimelineTest {
         .resolve("fails_ControllerHarness.html").toAbsolutePath();
     assertThat(lines.get(1)).startsWith("HTML report: not written, writing " + html
         + " threw java.nio.file.");
-    assertThat(lines).hasSize(5);
+    assertThat(lines.get(2)).startsWith("reconcile errors show only their first line here");
+    assertThat(lines).hasSize(6);
   }
 
   @Test
@@ -307,11 +317,13 @@ class TimelineTest {
   @ControllerTest
   static class FailsAfterAnObservedReconcile {
 
+    static volatile IllegalStateException error;
+
     @Test
     void fails(ControllerHarness harness) {
       ControllerProbe probe = harness.observe(ControllerProbe.create("webapp"));
-      probe.reconcileStarted(ObjectKey.of("default", "web"))
-          .failed(new IllegalStateException("<script>alert('x')</script> & \"co\""));
+      error = new IllegalStateException("<script>alert('x')</script> & \"co\"");
+      probe.reconcileStarted(ObjectKey.of("default", "web")).failed(error);
       throw new AssertionError("the test's own failure");
     }
   }

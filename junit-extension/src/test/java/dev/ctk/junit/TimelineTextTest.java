@@ -55,15 +55,58 @@ class TimelineTextTest {
   @Test
   void should_escape_every_string_of_the_html_page() {
     // WHEN
-    String page = TimelineHtml.page("a <b> & 'c'", List.of("failure: x < y"), START,
+    String page = TimelineHtml.page("a <b> & 'c'", List.of("where: x < y"),
+        error(new AssertionError("expected <1>"), "a.B", "c", 1), START,
         List.of(entry(5, TimelineEntry.Kind.WATCH, "watch <1>", "\"quoted\" & <tag>", null)),
         List.of("note <i>"));
     // THEN
     assertThat(page).contains("<title>ctk timeline: a &lt;b&gt; &amp; &#39;c&#39;</title>")
-        .contains("failure: x &lt; y").contains("<li>note &lt;i&gt;</li>")
+        .contains("<pre>where: x &lt; y\n<span id=\"failure\">failure: java.lang.AssertionError: "
+            + "expected &lt;1&gt;\n\tat a.B.c(B.java:1)</span>\n</pre>")
+        .contains("<li>note &lt;i&gt;</li>")
         .contains("<tr class=\"k-watch\"><td class=\"ms\">5</td><td>watch &lt;1&gt;</td>"
             + "<td>&quot;quoted&quot; &amp; &lt;tag&gt;</td></tr>")
         .doesNotContain("<th>virtual</th>").doesNotContain("<tag>");
+  }
+
+  @Test
+  void should_give_each_reconcile_error_whole_once_in_html_linking_to_where_it_was_given() {
+    // GIVEN the test's failure carries the error of one reconcile; two other reconciles failed with
+    // errors that print the same, one with a cause chain and a multi-line message
+    IllegalStateException carried = error(new IllegalStateException("backend down"), "a.Web", "r", 7);
+    AssertionError failure = error(new AssertionError("\nExpecting <web>\n  to have reconciled",
+        carried), "a.Test", "t", 3);
+    IllegalStateException first = error(new IllegalStateException("render failed:\n  <html> & "
+        + "\"index\"", error(new java.io.IOException("disk full"), "a.Disk", "w", 9)), "a.Web", "r", 8);
+    IllegalStateException again = error(new IllegalStateException("render failed:\n  <html> & "
+        + "\"index\"", error(new java.io.IOException("disk full"), "a.Disk", "w", 9)), "a.Web", "r", 8);
+    List<TimelineEntry> entries = List.of(
+        failed(10, "end default/web: ERROR IllegalStateException: backend down", carried),
+        failed(20, "end default/api: ERROR IllegalStateException: render failed: ...", first),
+        failed(30, "end default/api: ERROR IllegalStateException: render failed: ... (attempt 1)",
+            again));
+    // WHEN
+    String page = TimelineHtml.page("t", List.of(), failure, START, entries, List.of());
+    // THEN
+    assertThat(page).contains("<pre><span id=\"failure\">failure: java.lang.AssertionError: \n"
+        + "Expecting &lt;web&gt;\n  to have reconciled\n\tat a.Test.t(Test.java:3)\n"
+        + "Caused by: java.lang.IllegalStateException: backend down\n\tat a.Web.r(Web.java:7)</span>\n"
+        + "</pre>");
+    assertThat(page).contains("<tr class=\"k-reconcile\"><td class=\"ms\">10</td><td>reconcile web"
+        + "</td><td>end default/web: ERROR IllegalStateException: backend down<div class=\"same-error\">"
+        + "the same error, given whole in <a href=\"#failure\">the test&#39;s failure</a> above</div>"
+        + "</td></tr>\n");
+    assertThat(page).contains("<tr class=\"k-reconcile\"><td class=\"ms\">20</td><td>reconcile web"
+        + "</td><td>end default/api: ERROR IllegalStateException: render failed: ...<pre class=\"error\" "
+        + "id=\"error-1\">java.lang.IllegalStateException: render failed:\n  &lt;html&gt; &amp; "
+        + "&quot;index&quot;\n\tat a.Web.r(Web.java:8)\nCaused by: java.io.IOException: disk full\n"
+        + "\tat a.Disk.w(Disk.java:9)</pre></td></tr>\n");
+    assertThat(page).contains("<tr class=\"k-reconcile\"><td class=\"ms\">30</td><td>reconcile web"
+        + "</td><td>end default/api: ERROR IllegalStateException: render failed: ... (attempt 1)"
+        + "<div class=\"same-error\">the same error, given whole at <a href=\"#error-1\">20 ms</a> "
+        + "above</div></td></tr>\n");
+    assertThat(page.split("disk full", -1)).hasSize(2);
+    assertThat(page.split("backend down", -1)).hasSize(3);   // the failure's cause and row 10's summary
   }
 
   @Test
@@ -96,5 +139,16 @@ class TimelineTextTest {
   private static TimelineEntry entry(long ms, TimelineEntry.Kind kind, String source, String text,
       Instant virtual) {
     return new TimelineEntry(START.plusMillis(ms), kind, source, text, virtual, 0);
+  }
+
+  private static TimelineEntry failed(long ms, String text, Throwable error) {
+    return new TimelineEntry(START.plusMillis(ms), TimelineEntry.Kind.RECONCILE, "reconcile web", text,
+        null, 0, error);
+  }
+
+  private static <T extends Throwable> T error(T error, String type, String method, int line) {
+    error.setStackTrace(new StackTraceElement[] {new StackTraceElement(type, method,
+        type.substring(type.lastIndexOf('.') + 1) + ".java", line)});
+    return error;
   }
 }

@@ -8,21 +8,28 @@ import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
-import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.ctk.controller.internal.ThrowableText;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Text for failure messages and failure reports: durations, errors, reconcile histories and work
  * queue states, written the same way everywhere and without anything measured (no elapsed times), so
- * that messages are deterministic and tests can compare them as whole strings. Outcomes and the
+ * that messages are deterministic and tests can compare them as whole strings. The one exception is
+ * a reconcile in flight far longer than the key's reconciles usually take ({@link
+ * SlowReconciles}): that note says how long, on the view's own time source. An error is named by
+ * its one-line summary ({@link ThrowableText#summary}); where a report gives a summary, the whole
+ * error ({@link ThrowableText#full}: every line of its message, its cause chain, its stack traces)
+ * follows once, in the report ({@link #report}) or as the cause of the failure. Outcomes and the
  * words for a controller and its queue come from the {@link Vocabulary} of the controller's view, so
  * a Java Operator SDK controller's report says {@code RESCHEDULE} where ctk's says {@code
  * REQUEUE_AFTER}.
@@ -36,8 +43,6 @@ public final class StateFormat {
 
   /** How many keys a message lists before it says "... and N more". */
   public static final int KEY_LIMIT = 20;
-
-  private static final int ERROR_TEXT_LIMIT = 200;
 
   private StateFormat() {}
 
@@ -72,30 +77,37 @@ public final class StateFormat {
 
   /**
    * An error in one line: {@code 409 Conflict: Operation cannot be fulfilled on ...} for an API error,
-   * {@code IllegalStateException: backend down} otherwise; cut after 200 characters.
+   * {@code IllegalStateException: backend down} otherwise; the first line of a message with more
+   * lines, followed by {@code " ..."} ({@link ThrowableText#summary}). Nothing of the first line is
+   * cut; the rest of the error must follow elsewhere ({@link ThrowableText#full}).
    *
    * @param error the error, or {@code null}
    * @return its text
    */
   public static String error(Throwable error) {
-    if (error == null) {
-      return "no error recorded";
+    return error == null ? "no error recorded" : ThrowableText.summary(error);
+  }
+
+  /**
+   * A measured time, as a person reads a stopwatch: {@code 850µs}, {@code 4ms}, {@code 12.3s},
+   * {@code 2m5s}.
+   *
+   * @param elapsed a non-negative duration
+   * @return its text
+   */
+  public static String elapsed(Duration elapsed) {
+    long nanos = elapsed.toNanos();
+    if (nanos < 1_000_000) {
+      return nanos / 1000 + "µs";
     }
-    String text;
-    if (error instanceof KubernetesClientException api && api.getCode() > 0) {
-      Status status = api.getStatus();
-      String reason = status == null || status.getReason() == null ? "" : " " + status.getReason();
-      String message = status == null || status.getMessage() == null
-          ? api.getMessage()
-          : status.getMessage();
-      text = api.getCode() + reason + ": " + message;
-    } else {
-      text = error.getMessage() == null
-          ? error.getClass().getSimpleName()
-          : error.getClass().getSimpleName() + ": " + error.getMessage();
+    if (nanos < 1_000_000_000) {
+      return nanos / 1_000_000 + "ms";
     }
-    text = text.replace("\r", "").replace('\n', ' ');
-    return text.length() <= ERROR_TEXT_LIMIT ? text : text.substring(0, ERROR_TEXT_LIMIT) + "...";
+    if (nanos < 60_000_000_000L) {
+      return String.format(Locale.ROOT, "%.1fs", nanos / 1e9);
+    }
+    long seconds = elapsed.getSeconds();
+    return seconds / 60 + "m" + seconds % 60 + "s";
   }
 
   /**
@@ -143,7 +155,7 @@ public final class StateFormat {
       return name;
     }
     StringBuilder word = new StringBuilder();
-    for (String part : name.toLowerCase(java.util.Locale.ROOT).split("_")) {
+    for (String part : name.toLowerCase(Locale.ROOT).split("_")) {
       word.append(word.length() == 0 ? part
           : Character.toUpperCase(part.charAt(0)) + part.substring(1));
     }
@@ -320,24 +332,46 @@ public final class StateFormat {
   }
 
   /**
-   * A short report of a controller's state, for a failed test's output, in the words of the view's
-   * {@link Vocabulary}:
+   * A report of a controller's state, for a failed test's output, in the words of the view's {@link
+   * Vocabulary}: one line per key with its last outcome, a line per key in flight far longer than its
+   * reconciles usually take ({@link SlowReconciles}), then, once each, the whole last error of each
+   * key whose last reconcile failed (message, cause chain, stack traces: {@link ThrowableText#full}):
    *
    * <pre>
    * controller "cm": running, caches synced
-   *   work queue: queued [], in flight [], waiting [default/web]; 3 adds, 2 retries
+   *   work queue: queued [], in flight [default/api], waiting [default/web]; 3 adds, 2 retries
    *   reconciles: 4 (2 succeeded, 2 failed, 0 requeued)
-   *   default/web: 3 reconciles, last ERROR IllegalStateException: backend down
    *   default/api: 1 reconcile, last SUCCESS
+   *   default/web: 3 reconciles, last ERROR IllegalStateException: backend down
+   *   default/api in flight for 12.3s (its reconciles usually take 4ms)
+   *   last error of default/web:
+   *     java.lang.IllegalStateException: backend down
+   *     	at com.example.WebReconciler.reconcile(WebReconciler.java:42)
+   *     	...
    * </pre>
    *
    * <p>"requeued" counts both {@code REQUEUE} and {@code REQUEUE_AFTER} (a Java Operator SDK
-   * reschedule, for instance).
+   * reschedule, for instance). A key whose last error has the same whole text as one given above
+   * says so instead of repeating it.
    *
    * @param controller the controller's view; any of its methods may throw, and so may this one then
    * @return the report, ending with a newline
    */
   public static String report(ControllerView controller) {
+    return report(controller, null);
+  }
+
+  /**
+   * {@link #report(ControllerView)} beside a test's failure, printed in the same place: a last error
+   * that the failure gives whole already (as its cause, or one of its causes' or suppressed
+   * exceptions) is not repeated, the report says {@code last error of default/web: the test's failure
+   * gives it whole (among its causes)}.
+   *
+   * @param controller the controller's view; any of its methods may throw, and so may this one then
+   * @param testFailure what the test threw, or {@code null}
+   * @return the report, ending with a newline
+   */
+  public static String report(ControllerView controller, Throwable testFailure) {
     Vocabulary vocabulary = controller.vocabulary();
     ControllerStats stats = controller.stats();
     WorkQueueStats queue = stats.queue();
@@ -357,6 +391,7 @@ public final class StateFormat {
     List<Map.Entry<ObjectKey, ReconcileRecord>> lastPerKey =
         new ArrayList<>(stats.lastReconcilePerKey().entrySet());
     lastPerKey.sort(Map.Entry.comparingByKey(Comparator.comparing(ObjectKey::toString)));
+    Map<ObjectKey, Throwable> lastErrors = new LinkedHashMap<>();
     for (Map.Entry<ObjectKey, ReconcileRecord> last : lastPerKey) {
       if (shown++ == KEY_LIMIT) {
         text.append("  ... and ").append(stats.lastReconcilePerKey().size() - KEY_LIMIT)
@@ -366,10 +401,42 @@ public final class StateFormat {
       long count = stats.reconcilesPerKey().getOrDefault(last.getKey(), 0L);
       text.append("  ").append(last.getKey()).append(": ").append(count(count, "reconcile"))
           .append(", last ").append(outcome(last.getValue(), vocabulary)).append('\n');
+      if (last.getValue().outcome() == ReconcileOutcome.ERROR && last.getValue().error() != null) {
+        lastErrors.put(last.getKey(), last.getValue().error());
+      }
     }
     if (stats.droppedLogRecords() > 0) {
       text.append("  (the reconcile log dropped its ").append(stats.droppedLogRecords())
           .append(" oldest records)\n");
+    }
+    text.append(SlowReconciles.lines(controller, "  "));
+    Map<String, ObjectKey> given = new LinkedHashMap<>();
+    Map<Throwable, ObjectKey> givenErrors = new IdentityHashMap<>();
+    Map<Throwable, Boolean> inFailure = new IdentityHashMap<>();
+    Map<String, Boolean> inFailureTexts = new LinkedHashMap<>();
+    if (!lastErrors.isEmpty()) {
+      for (Throwable carried : ThrowableText.all(testFailure)) {
+        inFailure.put(carried, true);
+        inFailureTexts.put(ThrowableText.full(carried), true);
+      }
+    }
+    for (Map.Entry<ObjectKey, Throwable> error : lastErrors.entrySet()) {
+      text.append("  last error of ").append(error.getKey()).append(':');
+      ObjectKey same = givenErrors.get(error.getValue());
+      String whole = same != null ? null : ThrowableText.full(error.getValue());
+      same = same != null ? same : given.get(whole);
+      if (same == null && (inFailure.containsKey(error.getValue())
+          || inFailureTexts.containsKey(whole))) {
+        text.append(" the test's failure gives it whole (among its causes)\n");
+        continue;
+      }
+      if (same != null) {
+        text.append(" the same as the last error of ").append(same).append(", above\n");
+        continue;
+      }
+      given.put(whole, error.getKey());
+      givenErrors.put(error.getValue(), error.getKey());
+      text.append('\n').append(ThrowableText.indent(whole, "    ")).append('\n');
     }
     return text.toString();
   }
