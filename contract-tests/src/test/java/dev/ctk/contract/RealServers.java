@@ -12,7 +12,9 @@ import java.util.Locale;
 
 /**
  * The real servers {@code CTK_CONTRACT_TARGETS} asks for (comma-separated, default {@code fake,envtest}; the fake
- * always runs):
+ * always runs). A real target may name a version, {@code envtest@1.37} or {@code container@1.32.13}, found as
+ * {@link EnvtestAssets#find(String)} finds it; without one it is the first found. Each target gets its own fidelity
+ * line, so {@code fake,envtest@1.32,envtest@1.37} measures the fake against two versions in one run:
  * <ul>
  *   <li>{@code envtest}: local etcd + kube-apiserver binaries, found where {@link EnvtestAssets} looks
  *       ({@code KUBEBUILDER_ASSETS}, {@code CTK_ENVTEST_ASSETS}, setup-envtest's folders, ctk's cache, PATH);
@@ -29,34 +31,59 @@ final class RealServers {
   static List<RealServer> requested(String targets) {
     String list = targets == null || targets.isBlank() ? "fake,envtest" : targets.toLowerCase(Locale.ROOT);
     List<RealServer> servers = new ArrayList<>();
-    for (String target : list.split(",")) {
-      switch (target.strip()) {
-        case "fake", "" -> { }
-        case "envtest" -> servers.add(new RealServer("local binaries", "", RealServers::localUnavailableReason,
-            () -> SharedApiServers.get("ctk-contract-envtest", () -> LocalApiServer.builder().build().start())));
-        case "container" -> servers.add(new RealServer("containers", " in containers",
+    for (String entry : list.split(",")) {
+      String target = entry.strip();
+      int at = target.indexOf('@');
+      String kind = at < 0 ? target : target.substring(0, at);
+      String version = at < 0 ? null : target.substring(at + 1);
+      if (version != null && !version.matches("v?\\d+\\.\\d+(\\.(\\d+|x))?")) {
+        throw new IllegalArgumentException("CTK_CONTRACT_TARGETS=" + targets + " names \"" + target + "\", whose "
+            + "version \"" + version + "\" is not a Kubernetes version; write e.g. envtest@1.37 or envtest@1.32.13");
+      }
+      String key = version == null ? "" : "-" + version;
+      String named = version == null ? "" : " " + version;
+      switch (kind) {
+        case "fake", "" -> {
+          if (version != null) {
+            throw new IllegalArgumentException("CTK_CONTRACT_TARGETS=" + targets + " names \"" + target
+                + "\"; the fake takes no version (it always runs)");
+          }
+        }
+        case "envtest" -> servers.add(new RealServer("local binaries" + named, "",
+            () -> localUnavailableReason(version),
+            () -> SharedApiServers.get("ctk-contract-envtest" + key, () -> local(version))));
+        case "container" -> servers.add(new RealServer("containers" + named, " in containers",
             () -> ContainerApiServer.unavailableReason().orElse(null),
-            () -> SharedApiServers.get("ctk-contract-container", RealServers::container)));
+            () -> SharedApiServers.get("ctk-contract-container" + key, () -> container(version))));
         default -> throw new IllegalArgumentException("CTK_CONTRACT_TARGETS=" + targets + " names an unknown "
-            + "target \"" + target.strip() + "\"; known targets: fake, envtest, container (comma-separated)");
+            + "target \"" + target + "\"; known targets: fake, envtest, container, each of the last two optionally "
+            + "with a version (envtest@1.37), comma-separated");
       }
     }
     return servers;
   }
 
-  private static String localUnavailableReason() {
+  private static String localUnavailableReason(String version) {
     try {
-      EnvtestAssets.find(null);
+      EnvtestAssets.find(version);
       return null;
     } catch (EnvtestException e) {
       return e.getMessage();
     }
   }
 
-  private static ApiServer container() {
+  private static ApiServer local(String version) {
+    LocalApiServer.Builder builder = LocalApiServer.builder();
+    if (version != null) {
+      builder.withVersion(version);
+    }
+    return builder.build().start();
+  }
+
+  private static ApiServer container(String version) {
     ContainerApiServer.Builder builder = ContainerApiServer.builder();
-    if (localUnavailableReason() == null) {
-      builder.withLocalImage(EnvtestAssets.find(null).directory());
+    if (localUnavailableReason(version) == null) {
+      builder.withLocalImage(EnvtestAssets.find(version).directory());
     }
     return builder.build().start();
   }

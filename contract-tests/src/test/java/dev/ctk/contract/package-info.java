@@ -27,9 +27,9 @@
  *   <li>It proves equality for what each scenario records, not for whole objects: timestamps, uids, resourceVersions
  *       (compared as relations), generated name suffixes and allocated IPs are normalized, and fields a scenario does
  *       not read are not compared (e.g. {@code managedFields} outside the server-side apply scenarios).
- *   <li>The real server's version is whatever envtest finds (CI: v1.20.2); the fake emulates kube 1.3x, so
- *       behaviour added after that version is declared as known differences rather than checked, and behaviour of
- *       1.3x that 1.20 lacks is asserted only on the fake.
+ *   <li>The real servers are what envtest finds for each target ({@code envtest}, {@code envtest@1.37}, ...; CI:
+ *       v1.32.13, the minor the fake emulates, locally and in containers, and v1.37.2); a scenario whose
+ *       behaviour differs between versions says which version it expects.
  *   <li>Watches are read over HTTP streaming with {@code timeoutSeconds=1}; websocket watches, bookmarks and
  *       informers are not compared here (fake-client's own tests cover them).
  *   <li>Scenarios run one after another on one shared server; no concurrency, performance or fault behaviour.

@@ -69,6 +69,9 @@ final class RealTestCluster implements TestCluster {
     try {
       Config clientConfig = server.clientConfig();
       clientConfig.setNamespace(namespace);
+      // As in fake mode (ClusterClients): the test's client never retries by itself, so every 409, 429 or 5xx
+      // reaches the code under test in every mode, as docs/faults-and-time.md says.
+      clientConfig.setRequestRetryBackoffLimit(0);
       client = new KubernetesClientBuilder().withConfig(clientConfig).build();
       seed.createIn(client, namespace, config.mode().configName() + " mode's "
           + server.description() + ", namespace " + namespace);

@@ -222,6 +222,8 @@ class RealModeTest {
     void first(KubernetesClient client, ControllerHarness harness) {
       NAMESPACE.put("first", harness.namespace());
       assertThat(client.getNamespace()).isEqualTo(harness.namespace());
+      assertThat(client.getConfiguration().getRequestRetryBackoffLimit())
+          .as("the test's client retries nothing by itself, as in fake mode").isZero();
       client.configMaps().resource(configMap("from-first")).create();
       assertThat(client.configMaps().inNamespace(harness.namespace()).withName("from-first")
           .get()).isNotNull();

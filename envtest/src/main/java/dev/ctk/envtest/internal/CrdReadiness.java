@@ -3,6 +3,7 @@ package dev.ctk.envtest.internal;
 import dev.ctk.envtest.EnvtestException;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionCondition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,7 +94,8 @@ public final class CrdReadiness {
   }
 
   /**
-   * Waits until the CRD is {@code Established} and discovery lists it in every served version.
+   * Waits until the CRD is {@code Established}, discovery lists it in every served version, and a LIST of each
+   * served version answers (not {@code 429 storage is (re)initializing}).
    *
    * @param crd the CRD
    * @param startNanos when installing began; the bound counts from there
@@ -126,6 +129,9 @@ public final class CrdReadiness {
             pending = "not Established yet; conditions: " + conditions(current);
           } else {
             pending = unserved(current);
+            if (pending == null) {
+              pending = unlistable(current);
+            }
             if (pending == null) {
               return;
             }
@@ -233,6 +239,34 @@ public final class CrdReadiness {
     return missing.isEmpty()
         ? null
         : "Established, but discovery does not list " + String.join(", ", missing) + " yet";
+  }
+
+  /**
+   * Whether a LIST of each served version answers: kube-apiserver 1.2x+ fills a new CRD's watch cache after it is
+   * Established and in discovery, and answers {@code 429 storage is (re)initializing} until then, which an
+   * informer's first LIST (on a client that does not retry) would take as a failure to start.
+   */
+  private String unlistable(CustomResourceDefinition crd) {
+    for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
+      if (!Boolean.TRUE.equals(version.getServed())) {
+        continue;
+      }
+      ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
+          .withGroup(crd.getSpec().getGroup())
+          .withVersion(version.getName())
+          .withPlural(crd.getSpec().getNames().getPlural())
+          .withKind(crd.getSpec().getNames().getKind())
+          .withNamespaced("Namespaced".equals(crd.getSpec().getScope()))
+          .build();
+      try {
+        client.genericKubernetesResources(context).inAnyNamespace()
+            .list(new ListOptionsBuilder().withLimit(1L).build());
+      } catch (KubernetesClientException e) {
+        return "Established and in discovery, but a LIST of " + crd.getSpec().getGroup() + "/" + version.getName()
+            + " " + crd.getSpec().getNames().getPlural() + " answers " + status(e);
+      }
+    }
+    return null;
   }
 
   private NonNamespaceOperation<

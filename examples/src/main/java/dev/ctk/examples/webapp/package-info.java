@@ -7,9 +7,9 @@
  * finalizer removes. The CRD is generated from these classes at build time by fabric8's
  * crd-generator-maven-plugin, into {@code META-INF/fabric8/webapps.examples.ctk.dev-v1.yml}.
  *
- * <p>One setting differs from JOSDK's defaults, for kube-apiserver 1.20: {@link
- * dev.ctk.examples.webapp.WebAppService} is created by a plain apply, without the {@code
- * resourceVersion} JOSDK adds to an apply that creates (see that class).
+ * <p>Every dependent uses JOSDK's default settings. (Until 2026-11 the Service was created by a plain
+ * apply, because kube-apiserver 1.20 answered JOSDK's create-only apply of a Service with 500; the
+ * real servers ctk is tested against are now 1.32 and 1.37, which accept it.)
  *
  * <p>Its tests ({@code WebAppOperatorTest}) run the unmodified operator against ctk's fake API server
  * and a real kube-apiserver with one body, and assert on it through ctk-josdk's {@code OperatorProbe}.
