@@ -1,6 +1,7 @@
 package dev.ctk.envtest;
 
 import dev.ctk.envtest.internal.AssetsSearch;
+import dev.ctk.envtest.internal.ControllerManagerBinary;
 import dev.ctk.envtest.internal.DurationText;
 import dev.ctk.envtest.internal.FlagList;
 import dev.ctk.envtest.internal.HostEnvironment;
@@ -78,6 +79,7 @@ public final class LocalApiServer implements ApiServer {
       List<String> etcdFlags,
       int securePort,
       int logLines,
+      boolean controllerManager,
       HostEnvironment host) {}
 
   /**
@@ -122,7 +124,9 @@ public final class LocalApiServer implements ApiServer {
                   settings.apiServerFlags,
                   settings.etcdFlags,
                   settings.securePort,
-                  settings.logLines),
+                  settings.logLines,
+                  settings.controllerManager
+                      ? ControllerManagerBinary.beside(assets.kubeApiServer(), assets.version()) : null),
               () -> closeRequested);
       plane.start(startNanos);
     } catch (RuntimeException | Error e) {
@@ -274,6 +278,7 @@ public final class LocalApiServer implements ApiServer {
     private final List<String> etcdFlags = new ArrayList<>();
     private int securePort;
     private int logLines = 50;
+    private boolean controllerManager;
     private HostEnvironment host = HostEnvironment.current();
     private boolean built;
 
@@ -374,6 +379,25 @@ public final class LocalApiServer implements ApiServer {
       return this;
     }
 
+    /**
+     * Also starts {@code kube-controller-manager} from the folder of {@code kube-apiserver}, with only its
+     * garbage-collector and namespace controllers, so that dependents of a deleted owner (and of an owner that
+     * never existed) are collected and a deleted namespace is emptied and removed, as in a cluster. A bare
+     * kube-apiserver does neither. {@code .ci/provision-envtest} builds the binary beside kube-apiserver where it
+     * can; setup-envtest's archives do not have it.
+     *
+     * <pre>{@code
+     * LocalApiServer server = LocalApiServer.builder().withVersion("1.37").withControllerManager().build().start();
+     * }</pre>
+     *
+     * @return this builder
+     * @since 0.1.0
+     */
+    public Builder withControllerManager() {
+      this.controllerManager = true;
+      return this;
+    }
+
     Builder withStopTimeout(Duration timeout) {
       this.stopTimeout = positive("withStopTimeout", timeout);
       return this;
@@ -407,6 +431,7 @@ public final class LocalApiServer implements ApiServer {
               List.copyOf(etcdFlags),
               securePort,
               logLines,
+              controllerManager,
               host));
     }
 

@@ -17,7 +17,12 @@
  *       1.32.13 and 1.37.2 with etcd 3.5 from Go modules) or {@code setup-envtest use <version>} first.
  *   <li>Run controllers: a local server is a bare kube-apiserver, so there is no garbage
  *       collection, deleted namespaces stay {@code Terminating}, no service-account tokens are
- *       minted, and admission plugin {@code ServiceAccount} is off.
+ *       minted, and admission plugin {@code ServiceAccount} is off. {@code withControllerManager()}
+ *       adds kube-controller-manager's garbage-collector and namespace controllers (only those), when a
+ *       kube-controller-manager of the same version sits beside kube-apiserver (setup-envtest's archives
+ *       have none; {@code .ci/provision-envtest} builds one where the Go module proxy allows: 1.37.2 yes,
+ *       1.32.13 no). The endpoint reconciler is off ({@code --endpoint-reconciler-type=none}): the
+ *       {@code default/kubernetes} Endpoints are not kept.
  *   <li>Client certificates: the admin identity is a static bearer token in group {@code
  *       system:masters}; impersonate other users with fabric8's impersonation settings if needed.
  *   <li>Windows: local binaries start through a POSIX {@code /bin/sh} (the watchdog that stops them

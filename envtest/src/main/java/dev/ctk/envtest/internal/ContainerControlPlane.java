@@ -255,6 +255,7 @@ public final class ContainerControlPlane implements ContainerCluster {
     defaults.add("--secure-port=" + SECURE_PORT);
     defaults.add("--cert-dir=" + CERT_DIR);
     defaults.addAll(credentialFlags);
+    defaults.add("--endpoint-reconciler-type=none");   // as in local mode: no Endpoints controller for a test server
     defaults.add("--authorization-mode=RBAC");
     defaults.add("--service-cluster-ip-range=10.0.0.0/24");
     defaults.add("--allow-privileged=true");

@@ -1,6 +1,8 @@
 package dev.ctk.envtest.internal;
 
 import dev.ctk.envtest.EnvtestException;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +39,7 @@ public final class LocalControlPlane {
    * @param etcdFlags extra etcd flags (already checked)
    * @param securePort a fixed HTTPS port, or 0 for a free one
    * @param logLines how many last log lines a failure message shows
+   * @param controllerManager the kube-controller-manager binary to start after the API server, or {@code null}
    */
   public record Options(
       Path etcd,
@@ -46,7 +49,8 @@ public final class LocalControlPlane {
       List<String> apiServerFlags,
       List<String> etcdFlags,
       int securePort,
-      int logLines) {}
+      int logLines,
+      Path controllerManager) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalControlPlane.class);
   private static final String HOST = "127.0.0.1";
@@ -164,6 +168,37 @@ public final class LocalControlPlane {
             startNanos,
             this::throwIfAnyExited,
             apiServer::describeLog);
+    if (options.controllerManager() != null) {
+      startControllerManager(dir, startNanos);
+    }
+  }
+
+  private void startControllerManager(Path dir, long startNanos) {
+    Path kubeconfig = dir.resolve("controller-manager.kubeconfig");
+    try {
+      Files.writeString(kubeconfig, credentials.kubeconfig(url, caCertPem, "ctk-envtest"));
+    } catch (IOException e) {
+      throw new EnvtestException("could not write " + kubeconfig + " for kube-controller-manager: " + e
+          + ". Check that the temporary folder is writable and not full.", e);
+    }
+    int port = FreePorts.pick(1)[0];
+    ChildProcess controllerManager =
+        launch(
+            ControllerManagerBinary.NAME,
+            options.controllerManager(),
+            LocalFlags.controllerManager(kubeconfig, dir.resolve("controller-manager-cert"), port),
+            dir.resolve("kube-controller-manager.log"));
+    ControllerManagerHealth health = new ControllerManagerHealth(port);
+    Poll.until(
+        "kube-controller-manager at https://" + HOST + ":" + port,
+        options.startTimeout(),
+        startNanos,
+        () -> "GET /healthz never answered ok",
+        health::check,
+        this::throwIfAnyExited,
+        controllerManager::describeLog);
+    LOG.debug("kube-controller-manager (pid {}) healthy after {}", controllerManager.pid(),
+        DurationText.since(startNanos));
   }
 
   private ChildProcess launch(String name, Path binary, List<String> flags, Path logFile) {

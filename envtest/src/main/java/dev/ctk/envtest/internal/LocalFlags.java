@@ -78,6 +78,9 @@ public final class LocalFlags {
       AdminCredentials credentials) {
     List<String> flags = new ArrayList<>();
     flags.add("--advertise-address=127.0.0.1");
+    // No controller keeps the default/kubernetes Endpoints of a test server; kube 1.3x's reconciler also refuses a
+    // loopback advertise address ("may not be in the loopback range") and the server exits at start.
+    flags.add("--endpoint-reconciler-type=none");
     flags.add("--bind-address=127.0.0.1");
     flags.add("--secure-port=" + securePort);
     flags.add("--etcd-servers=http://127.0.0.1:" + etcdClientPort);
@@ -88,5 +91,29 @@ public final class LocalFlags {
     flags.add("--disable-admission-plugins=ServiceAccount");
     flags.addAll(credentials.apiServerFlags(workDir.toString()));
     return flags;
+  }
+
+  /**
+   * kube-controller-manager's flags: only the garbage-collector and namespace controllers, no leader election, the
+   * admin identity of {@code kubeconfig} for the API and for delegated authentication, serving on loopback.
+   *
+   * @param kubeconfig the admin kubeconfig file
+   * @param certDir where it writes its serving certificate
+   * @param securePort its HTTPS port (health)
+   * @return the flags
+   */
+  public static List<String> controllerManager(Path kubeconfig, Path certDir, int securePort) {
+    return List.of(
+        "--kubeconfig=" + kubeconfig,
+        "--authentication-kubeconfig=" + kubeconfig,
+        "--authorization-kubeconfig=" + kubeconfig,
+        // the test server has no extension-apiserver-authentication ConfigMap (no request-header CA to publish)
+        "--authentication-skip-lookup=true",
+        "--controllers=garbagecollector,namespace",
+        "--leader-elect=false",
+        "--use-service-account-credentials=false",
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + securePort,
+        "--cert-dir=" + certDir);
   }
 }
