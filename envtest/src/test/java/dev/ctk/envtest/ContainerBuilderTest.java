@@ -128,6 +128,7 @@ class ContainerBuilderTest {
             "--secure-port=6443",
             "--cert-dir=/ctk/certs",
             "--token-auth-file=/ctk/auth/tokens.csv",
+            "--endpoint-reconciler-type=none",
             "--authorization-mode=AlwaysAllow",
             "--service-cluster-ip-range=10.0.0.0/24",
             "--allow-privileged=true",
