@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ctk.fake.internal.cel.CrdRuleChecks;
+import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.schema.CustomResourceSchema;
 import dev.ctk.fake.internal.schema.SchemaError;
 import dev.ctk.fake.internal.schema.StructuralChecks;
@@ -21,8 +23,9 @@ import java.util.Locale;
  *
  * <p>Checks only what a controller test can trip over: {@code metadata.name} must be
  * {@code <plural>.<group>}, names and at least one served version must be present, and each version's schema must
- * be structural as {@link StructuralChecks} checks it. Each served version's schema becomes that resource type's
- * {@link CustomResourceSchema} (pruning, defaulting, validation).
+ * be structural as {@link StructuralChecks} checks it, and its {@code x-kubernetes-validations} rules well formed and
+ * compilable ({@link CrdRuleChecks}). Each served version's schema becomes that resource type's
+ * {@link CustomResourceSchema} (pruning, defaulting, validation) and {@link CustomResourceRules} (CEL rules).
  */
 public final class CrdRegistration {
 
@@ -49,6 +52,7 @@ public final class CrdRegistration {
     require(scope.equals("Namespaced") || scope.equals("Cluster"), name, "spec.scope", "FieldValueNotSupported",
         "Unsupported value: \"" + scope + "\": supported values: \"Cluster\", \"Namespaced\"");
     requireStructural(name, spec);
+    requireValidRules(name, spec);
     String singular = names.path("singular").asText(kind.toLowerCase(Locale.ROOT));
     List<String> shortNames = strings(names.path("shortNames"));
     List<String> categories = strings(names.path("categories"));
@@ -68,6 +72,7 @@ public final class CrdRegistration {
           .categories(categories)
           .custom(true)
           .schema(CustomResourceSchema.of(spec, version))
+          .validationRules(CustomResourceRules.of(CustomResourceSchema.openApiV3Schema(spec, version)))
           .scaleSubresource(scale.isObject() ? new ScalePaths(scale.path("specReplicasPath").asText(".spec.replicas"),
               scale.path("statusReplicasPath").asText(".status.replicas"),
               scale.hasNonNull("labelSelectorPath") ? scale.get("labelSelectorPath").asText() : null) : null)
@@ -124,7 +129,15 @@ public final class CrdRegistration {
 
   /** 422 with every structural-schema error, joined as kube joins them. */
   private static void requireStructural(String name, JsonNode spec) {
-    List<SchemaError> errors = StructuralChecks.check(spec);
+    throwIfAny(name, StructuralChecks.check(spec));
+  }
+
+  /** 422 when an {@code x-kubernetes-validations} rule is malformed or does not compile, as kube refuses it. */
+  private static void requireValidRules(String name, JsonNode spec) {
+    throwIfAny(name, CrdRuleChecks.check(spec));
+  }
+
+  private static void throwIfAny(String name, List<SchemaError> errors) {
     if (errors.isEmpty()) {
       return;
     }

@@ -45,14 +45,23 @@ public final class CustomResourceSchema {
    * @return the schema
    */
   public static CustomResourceSchema of(JsonNode crdSpec, JsonNode version) {
-    JsonNode openApi = version.path("schema").path("openAPIV3Schema");
-    if (!openApi.isObject()) {
-      openApi = crdSpec.path("validation").path("openAPIV3Schema");
-    }
+    JsonNode openApi = openApiV3Schema(crdSpec, version);
     JsonNode scale = version.path("subresources").get("scale");
     // a version without a schema (kube refuses such a CRD) keeps every field, as if it preserved unknown fields
     boolean preserve = crdSpec.path("preserveUnknownFields").asBoolean(false) || !openApi.isObject();
     return new CustomResourceSchema(Schema.parse(openApi), preserve, scale != null && scale.isObject() ? scale : null);
+  }
+
+  /**
+   * The {@code openAPIV3Schema} of one CRD version: the version's own, else a top-level {@code spec.validation} one.
+   *
+   * @param crdSpec the CRD's {@code spec}
+   * @param version the entry of {@code spec.versions}
+   * @return the schema node (a missing node when there is none)
+   */
+  public static JsonNode openApiV3Schema(JsonNode crdSpec, JsonNode version) {
+    JsonNode openApi = version.path("schema").path("openAPIV3Schema");
+    return openApi.isObject() ? openApi : crdSpec.path("validation").path("openAPIV3Schema");
   }
 
   /** The root schema. */

@@ -20,7 +20,8 @@ import java.util.regex.PatternSyntaxException;
  * }</pre>
  *
  * <p>Immutable. Keywords the fake does not evaluate ({@code allOf}, {@code anyOf}, {@code oneOf}, {@code not},
- * {@code x-kubernetes-validations}, {@code uniqueItems}) are ignored; see the package documentation.
+ * {@code uniqueItems}) are ignored; see the package documentation. {@code x-kubernetes-validations} and
+ * {@code x-kubernetes-map-type} are kept as written for the CEL rules ({@code dev.ctk.fake.internal.cel}).
  */
 public final class Schema {
 
@@ -53,6 +54,8 @@ public final class Schema {
   private final JsonNode defaultValue;
   private final String listType;
   private final List<String> listMapKeys;
+  private final String mapType;
+  private final JsonNode validationRules;
 
   private Schema(JsonNode node) {
     List<String> t = new ArrayList<>();
@@ -109,6 +112,11 @@ public final class Schema {
     List<String> keys = new ArrayList<>();
     node.path("x-kubernetes-list-map-keys").forEach(k -> keys.add(k.asText()));
     this.listMapKeys = List.copyOf(keys);
+    String mt = node.path("x-kubernetes-map-type").asText("");
+    this.mapType = mt.isEmpty() ? null : mt;
+    JsonNode rules = node.get("x-kubernetes-validations");
+    this.validationRules = rules != null && rules.isArray() ? rules.deepCopy()
+        : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     // last: pruning the default (as kube does when it reads the CRD) reads the fields set above
     JsonNode def = node.get("default");
     this.defaultValue = def == null ? null : prunedDefault(def.deepCopy());
@@ -258,6 +266,19 @@ public final class Schema {
 
   public List<String> listMapKeys() {
     return listMapKeys;
+  }
+
+  /** {@code x-kubernetes-map-type} ({@code granular} or {@code atomic}), or {@code null}. */
+  public String mapType() {
+    return mapType;
+  }
+
+  /**
+   * {@code x-kubernetes-validations} as written in the CRD (an empty array when absent). Read only: callers must
+   * not modify it.
+   */
+  public JsonNode validationRules() {
+    return validationRules;
   }
 
   /** The schema for a map key or object property: the property's own, else additionalProperties' (or null). */

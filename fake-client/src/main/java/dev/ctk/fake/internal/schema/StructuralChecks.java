@@ -14,8 +14,8 @@ import java.util.List;
  *
  * <p>Limits: a version without any schema is accepted (kube answers {@code schemas are required}); the fake then
  * keeps every field of its objects, as if the root had {@code x-kubernetes-preserve-unknown-fields: true}. The
- * rules about value validations ({@code allOf}, {@code anyOf}, ...), metadata schemas, defaults, and CEL are not
- * checked.
+ * rules about value validations ({@code allOf}, {@code anyOf}, ...), metadata schemas and defaults are not
+ * checked; CEL rules are checked by {@code dev.ctk.fake.internal.cel.CrdRuleChecks}.
  */
 public final class StructuralChecks {
 

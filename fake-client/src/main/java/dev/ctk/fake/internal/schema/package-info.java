@@ -27,7 +27,8 @@
  *
  * <p>Limits (what it does NOT do):
  * <ul>
- *   <li>No CEL: {@code x-kubernetes-validations} rules are ignored. No {@code allOf}, {@code anyOf}, {@code oneOf},
+ *   <li>CEL validation rules ({@code x-kubernetes-validations}) are not evaluated here but by
+ *       {@code dev.ctk.fake.internal.cel}, after these checks. No {@code allOf}, {@code anyOf}, {@code oneOf},
  *       {@code not} or {@code uniqueItems} evaluation; {@code additionalProperties: false} is never reported (pruning
  *       removes such fields first, as in kube).</li>
  *   <li>No conversion webhooks and no conversion at all: every served version reads and writes the same stored
