@@ -37,6 +37,7 @@ final class ContractReport {
     String fidelityName;
     String unavailableReason;
     final Map<Scenario, Comparison> comparisons = new LinkedHashMap<>();
+    final Map<Scenario, String> skipped = new LinkedHashMap<>();
   }
 
   /** Records the fake's run over HTTP: {@code ok}, or what it got wrong. */
@@ -68,6 +69,17 @@ final class ContractReport {
     ServerResults results = servers.computeIfAbsent(server, k -> new ServerResults());
     results.fidelityName = fidelityName;
     results.comparisons.put(comparison.scenario(), comparison);
+  }
+
+  /**
+   * Records that a scenario did not run on a real server, and why (it needs controllers the server does not run).
+   *
+   * @param server the server's display name
+   * @param scenario the scenario
+   * @param reason why
+   */
+  synchronized void skipped(String server, Scenario scenario, String reason) {
+    servers.computeIfAbsent(server, k -> new ServerResults()).skipped.put(scenario, reason);
   }
 
   /** Records that a real server was asked for and could not be had. */
@@ -116,6 +128,8 @@ final class ContractReport {
               + (d.known() ? " | " + d.knownReason() : ""));
         }
       }
+      results.skipped.forEach((scenario, reason) -> lines.add("  skipped: " + scenario.displayName() + " | "
+          + oneLine(reason)));
     });
     return lines;
   }
@@ -148,7 +162,8 @@ final class ContractReport {
           .append(cell(e.getValue())).append(" | ").append(inProcessCell(e.getKey())).append(" |");
       for (ServerResults results : servers.values()) {
         Comparison c = results.comparisons.get(e.getKey());
-        md.append(' ').append(c == null ? "not run" : switch (c.result()) {
+        md.append(' ').append(c == null ? (results.skipped.containsKey(e.getKey()) ? "skipped" : "not run")
+            : switch (c.result()) {
           case MATCH -> "match";
           case KNOWN_DIFFERENCE -> "known difference";
           case MISMATCH -> "**mismatch**";

@@ -61,6 +61,25 @@ class ContractReportTest {
   }
 
   @Test
+  void should_list_a_scenario_skipped_on_a_real_server_after_its_fidelity_line(@TempDir Path dir) throws Exception {
+    Scenario collected = Scenario.named("deletion", "collected").needsClusterControllers().body((t, o) -> { });
+    ContractReport report = new ContractReport();
+    report.fake(same, "ok");
+    report.fake(collected, "ok");
+    report.real(REAL, "kube-apiserver v1.20.2", Comparison.of(same, values("code", "200"), values("code", "200")));
+    report.skipped(REAL, collected, REAL + " runs no kube-controller-manager");
+    Path file = dir.resolve("contract-report.md");
+
+    report.writeMarkdown(file);
+
+    assertThat(report.lines()).containsExactly(
+        "ctk contract: 1 of 1 scenarios match between the fake and kube-apiserver v1.20.2 (0 known differences, "
+            + "0 mismatches)",
+        "  skipped: deletion: collected | " + REAL + " runs no kube-controller-manager");
+    assertThat(Files.readString(file)).contains("| 2 | deletion: collected | ok | not run | skipped |\n");
+  }
+
+  @Test
   void should_explain_a_mismatch_and_how_to_resolve_it() {
     Comparison c = Comparison.of(broken, Map.of("code", "410 Expired"), Map.of("code", "400 BadRequest",
         "extra", "x"));

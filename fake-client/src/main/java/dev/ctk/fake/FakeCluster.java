@@ -1,8 +1,11 @@
 package dev.ctk.fake;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.controller.TimeSource;
 import dev.ctk.fake.internal.FakeApiServer;
 import dev.ctk.fake.internal.ObjectJson;
+import dev.ctk.fake.internal.TimeSourceClock;
+import dev.ctk.fake.internal.gc.CollectorSettings;
 import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.seed.SeedDocument;
 import dev.ctk.fake.internal.seed.SeedSources;
@@ -339,6 +342,37 @@ public final class FakeCluster implements AutoCloseable {
   }
 
   /**
+   * Waits until the garbage collector and the namespace controller have nothing left to do: what a deletion or an
+   * owner reference gave them has been done (dependents deleted or orphaned, owners that waited in the foreground
+   * released, objects whose owners do not exist deleted, Terminating namespaces emptied and removed). It waits on a
+   * condition the collector's thread signals, not by polling. Settled does not mean gone: an object a finalizer
+   * holds stays (and so does a namespace holding one) until the finalizer is removed; then await again.
+   *
+   * <p>Time: {@code timeout} is real time, a bound on the waiting thread. The namespace controller starts
+   * {@link Builder#withNamespaceDeletionGracePeriod a grace period} after a Namespace is deleted (5 seconds, as
+   * kube's), on the cluster's {@link Builder#withTimeSource time source}: with the system time source this method
+   * waits for it; with a {@code VirtualTime} it does not (the grace period ends only when the test advances the
+   * clock: advance it, then await).
+   *
+   * <pre>{@code
+   * client.apps().deployments().withName("web").delete();
+   * cluster.awaitGarbageCollection(Duration.ofSeconds(5));
+   * assertThat(client.apps().replicaSets().list().getItems()).isEmpty();
+   * }</pre>
+   *
+   * @param timeout how long to wait at most
+   * @throws FakeClusterException when work remains after {@code timeout}; the message lists it
+   * @throws IllegalStateException when the cluster is closed, or runs no garbage collector
+   *     ({@link GarbageCollection#OFF})
+   * @since 0.1.0
+   */
+  public void awaitGarbageCollection(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    requireOpen("awaitGarbageCollection(..)");
+    server.awaitGarbageCollection(timeout);
+  }
+
+  /**
    * Stops everything: the shared client, every open watch, the HTTP server and its threads. Idempotent. Clients
    * from {@link #newClient()} stay the caller's to close.
    */
@@ -412,7 +446,10 @@ public final class FakeCluster implements AutoCloseable {
     private boolean listenerRequested;
     private int watchHistoryLimit = 10_000;
     private Long randomSeed;
-    private boolean garbageCollection = true;
+    private GarbageCollection garbageCollection = GarbageCollection.ASYNCHRONOUS;
+    private TimeSource timeSource = TimeSource.system();
+    private boolean clockGiven;
+    private Duration namespaceDeletionGracePeriod = CollectorSettings.KUBE_NAMESPACE_GRACE_PERIOD;
     private final List<CustomResourceDefinition> crds = new ArrayList<>();
     private final List<HasMetadata> objects = new ArrayList<>();
     private final List<List<SeedDocument>> files = new ArrayList<>();
@@ -510,6 +547,32 @@ public final class FakeCluster implements AutoCloseable {
      */
     public Builder withClock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      this.clockGiven = true;
+      return this;
+    }
+
+    /**
+     * The time source of what the fake itself waits for: the namespace controller's grace period after a Namespace
+     * is deleted ({@link #withNamespaceDeletionGracePeriod}). Default {@link TimeSource#system()}. Unless
+     * {@link #withClock} is also given, the timestamps the server writes follow it too. With a {@code VirtualTime},
+     * a deleted namespace is emptied only when the test advances the clock past the grace period, and
+     * {@link FakeCluster#awaitGarbageCollection} does not wait for what the clock has not reached. Watch timeouts,
+     * bookmarks and delayed requests stay on real time.
+     *
+     * <pre>{@code
+     * VirtualTime time = VirtualTime.create();
+     * FakeCluster cluster = FakeCluster.builder().withTimeSource(time).build();
+     * client.namespaces().withName("team").delete();   // Terminating
+     * time.advance(Duration.ofSeconds(5));             // the namespace controller's grace period ends
+     * cluster.awaitGarbageCollection(Duration.ofSeconds(5));
+     * }</pre>
+     *
+     * @param time the time source, e.g. a {@code VirtualTime}
+     * @return this builder
+     * @since 0.1.0
+     */
+    public Builder withTimeSource(TimeSource time) {
+      this.timeSource = Objects.requireNonNull(time, "time");
       return this;
     }
 
@@ -540,13 +603,10 @@ public final class FakeCluster implements AutoCloseable {
     }
 
     /**
-     * Whether the fake runs what kube-controller-manager does about deletions (default {@code true}): the
-     * ownerReference garbage collector (a deleted owner's dependents are deleted, in the background, in the
-     * foreground or orphaned as {@code propagationPolicy} says) and the namespace controller (a Terminating
-     * namespace is emptied, then removed). Both run synchronously, before the delete is answered.
-     *
-     * <p>{@code false} mimics a bare kube-apiserver: dependents stay, an owner deleted with Foreground or Orphan
-     * keeps its {@code foregroundDeletion} or {@code orphan} finalizer, and a deleted namespace stays Terminating.
+     * Whether the fake runs what kube-controller-manager does about deletions and owner references (default
+     * {@code true}: {@link GarbageCollection#ASYNCHRONOUS}); {@code false} is {@link GarbageCollection#OFF}, a bare
+     * kube-apiserver: dependents stay, an owner deleted with Foreground or Orphan keeps its
+     * {@code foregroundDeletion} or {@code orphan} finalizer, and a deleted namespace stays Terminating.
      *
      * <pre>{@code
      * try (FakeCluster cluster = FakeCluster.builder().withGarbageCollection(false).build()) {
@@ -559,7 +619,52 @@ public final class FakeCluster implements AutoCloseable {
      * @since 0.1.0
      */
     public Builder withGarbageCollection(boolean enabled) {
-      this.garbageCollection = enabled;
+      return withGarbageCollection(enabled ? GarbageCollection.ASYNCHRONOUS : GarbageCollection.OFF);
+    }
+
+    /**
+     * How the fake runs the ownerReference garbage collector and the namespace controller (default
+     * {@link GarbageCollection#ASYNCHRONOUS}, as a cluster: after the request is answered, on the collector's own
+     * thread; wait for it with {@link FakeCluster#awaitGarbageCollection}). {@link GarbageCollection#SYNCHRONOUS}
+     * keeps the fake's earlier behaviour (everything done before the request is answered);
+     * {@link GarbageCollection#OFF} mimics a bare kube-apiserver.
+     *
+     * <pre>{@code
+     * FakeCluster cluster = FakeCluster.builder().withGarbageCollection(GarbageCollection.SYNCHRONOUS).build();
+     * }</pre>
+     *
+     * @param mode the mode
+     * @return this builder
+     * @since 0.1.0
+     */
+    public Builder withGarbageCollection(GarbageCollection mode) {
+      this.garbageCollection = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * How long after a Namespace is deleted the namespace controller starts emptying it (default 5 seconds, kube's
+     * {@code namespaceDeletionGracePeriod}): until then the namespace is Terminating, its content is untouched and
+     * creates in it answer 403. Measured on the {@link #withTimeSource time source}. {@link Duration#ZERO} starts at
+     * once (still after the DELETE is answered); ignored with {@link GarbageCollection#SYNCHRONOUS} (no wait) and
+     * {@link GarbageCollection#OFF} (no namespace controller).
+     *
+     * <pre>{@code
+     * FakeCluster cluster = FakeCluster.builder().withNamespaceDeletionGracePeriod(Duration.ZERO).build();
+     * }</pre>
+     *
+     * @param gracePeriod zero or more
+     * @return this builder
+     * @throws IllegalArgumentException when negative
+     * @since 0.1.0
+     */
+    public Builder withNamespaceDeletionGracePeriod(Duration gracePeriod) {
+      Objects.requireNonNull(gracePeriod, "gracePeriod");
+      if (gracePeriod.isNegative()) {
+        throw new IllegalArgumentException("namespace deletion grace period must be zero or more, was " + gracePeriod
+            + ". Use Duration.ZERO to start emptying a deleted namespace at once, or leave kube's 5 seconds.");
+      }
+      this.namespaceDeletionGracePeriod = gracePeriod;
       return this;
     }
 
@@ -686,8 +791,9 @@ public final class FakeCluster implements AutoCloseable {
       }
       built = true;
       ObjectJson json = new ObjectJson();
-      FakeApiServer server = new FakeApiServer(host, port, clock, watchHistoryLimit, randomSeed,
-          garbageCollection);
+      FakeApiServer server = new FakeApiServer(host, port, clockGiven ? clock : TimeSourceClock.of(timeSource),
+          watchHistoryLimit, randomSeed,
+          new CollectorSettings(garbageCollection, timeSource, namespaceDeletionGracePeriod));
       server.store().watchHub().bookmarkInterval(bookmarkInterval);
       mutatingHooks.forEach(h -> server.store().admission().hooks().addMutating(h.name(), h.hook()));
       validatingHooks.forEach(h -> server.store().admission().hooks().addValidating(h.name(), h.hook()));

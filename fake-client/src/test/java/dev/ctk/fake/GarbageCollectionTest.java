@@ -73,6 +73,7 @@ class GarbageCollectionTest {
         WatchLines replicaSets = api.watch(REPLICASETS + "?watch=true&resourceVersion=" + before);
         WatchLines pods = api.watch(PODS + "?watch=true&resourceVersion=" + before)) {
       assertThat(cluster.client().apps().deployments().inNamespace("default").withName("web").delete()).hasSize(1);
+      cluster.awaitGarbageCollection(WAIT);
 
       assertThat(api.get(REPLICASETS + "/web-1").code()).isEqualTo(404);
       assertThat(api.get(PODS).json().path("items")).isEmpty();
@@ -98,6 +99,7 @@ class GarbageCollectionTest {
     cluster.create(configMap("shared", List.of(owner(a, false), owner(b, false))));
 
     cluster.client().configMaps().inNamespace("default").withName("a").delete();
+    cluster.awaitGarbageCollection(WAIT);
 
     ConfigMap shared = cluster.client().configMaps().inNamespace("default").withName("shared").get();
     assertThat(shared.getMetadata().getOwnerReferences()).extracting(OwnerReference::getName).containsExactly("b");
@@ -112,6 +114,7 @@ class GarbageCollectionTest {
     cluster.create(held);
 
     cluster.client().configMaps().inNamespace("default").withName("owner").delete();
+    cluster.awaitGarbageCollection(WAIT);
 
     JsonNode stored = api.get("/api/v1/namespaces/default/configmaps/held").json();
     assertThat(stored.path("metadata").path("deletionTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
@@ -132,6 +135,7 @@ class GarbageCollectionTest {
       assertThat(reply.code()).isEqualTo(200);
       assertThat(reply.json().path("metadata").path("finalizers")).isEqualTo(json("[\"orphan\"]"));
       assertThat(reply.json().path("metadata").path("deletionTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
+      cluster.awaitGarbageCollection(WAIT);
       assertThat(api.get(DEPLOYMENTS + "/web").code()).isEqualTo(404);
       JsonNode rs = api.get(REPLICASETS + "/web-1").json();
       assertThat(rs.path("metadata").has("ownerReferences")).isFalse();
@@ -154,6 +158,7 @@ class GarbageCollectionTest {
 
     assertThat(api.delete("/api/v1/namespaces/default/configmaps/owner?propagationPolicy=Orphan").code())
         .isEqualTo(200);
+    cluster.awaitGarbageCollection(WAIT);
 
     assertThat(api.get("/api/v1/namespaces/default/configmaps/owner").code()).isEqualTo(404);
     assertThat(api.get("/api/v1/namespaces/default/configmaps/kept").json().path("metadata").has("ownerReferences"))
@@ -167,6 +172,7 @@ class GarbageCollectionTest {
     cluster.create(configMap("kept", List.of(owner(owner, false))));
 
     api.delete("/api/v1/namespaces/default/configmaps/owner", "{\"orphanDependents\":true}");
+    cluster.awaitGarbageCollection(WAIT);
 
     assertThat(api.get("/api/v1/namespaces/default/configmaps/kept").code()).isEqualTo(200);
   }
@@ -182,6 +188,7 @@ class GarbageCollectionTest {
 
     assertThat(client.apps().deployments().inNamespace("default").withName("web")
         .withPropagationPolicy(DeletionPropagation.FOREGROUND).delete()).hasSize(1);
+    cluster.awaitGarbageCollection(WAIT);
 
     Deployment waiting = client.apps().deployments().inNamespace("default").withName("web").get();
     assertThat(waiting.getMetadata().getFinalizers()).containsExactly("foregroundDeletion");
@@ -192,6 +199,7 @@ class GarbageCollectionTest {
 
     client.pods().inNamespace("default").withName("web-1-a").patch(PatchContext.of(PatchType.JSON_MERGE),
         "{\"metadata\":{\"finalizers\":null}}");
+    cluster.awaitGarbageCollection(WAIT);
 
     assertThat(client.pods().inNamespace("default").withName("web-1-a").get()).isNull();
     assertThat(client.apps().replicaSets().inNamespace("default").withName("web-1").get()).isNull();
@@ -206,6 +214,7 @@ class GarbageCollectionTest {
         .addToFinalizers("example.com/hold").endMetadata().build());
 
     api.delete("/api/v1/namespaces/default/configmaps/owner", "{\"propagationPolicy\":\"Foreground\"}");
+    cluster.awaitGarbageCollection(WAIT);
 
     assertThat(api.get("/api/v1/namespaces/default/configmaps/owner").code()).isEqualTo(404);
     assertThat(api.get("/api/v1/namespaces/default/configmaps/loose").json().path("metadata")
@@ -238,10 +247,12 @@ class GarbageCollectionTest {
     cluster.create(new ConfigMapBuilder(configMap("blocker", List.of(owner(owner, true)))).editMetadata()
         .addToFinalizers("example.com/hold").endMetadata().build());
     api.delete("/api/v1/namespaces/default/configmaps/owner", "{\"propagationPolicy\":\"Foreground\"}");
+    cluster.awaitGarbageCollection(WAIT);
     assertThat(api.get("/api/v1/namespaces/default/configmaps/owner").json().path("metadata").path("finalizers"))
         .isEqualTo(json("[\"foregroundDeletion\"]"));
 
     Reply reply = api.delete("/api/v1/namespaces/default/configmaps/owner", "{\"propagationPolicy\":\"Background\"}");
+    cluster.awaitGarbageCollection(WAIT);
 
     assertThat(reply.code()).isEqualTo(200);
     assertThat(api.get("/api/v1/namespaces/default/configmaps/owner").code()).isEqualTo(404);

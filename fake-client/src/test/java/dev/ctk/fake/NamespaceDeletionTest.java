@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.testing.Fixtures;
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.RawApi.Reply;
@@ -21,8 +22,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Namespace deletion: Terminating, its content deleted, then the namespace removed; creates refused with 403 while
- * it terminates; and, with garbage collection off, a namespace that stays Terminating as on a bare apiserver.
+ * Namespace deletion: the DELETE answers Terminating and the namespace stays so through the namespace controller's
+ * grace period (on virtual time here), then its content is deleted, its status conditions written, and it is
+ * removed; creates refused with 403 while it terminates; synchronous garbage collection as the fake had it; and, with
+ * garbage collection off, a namespace that stays Terminating as on a bare apiserver.
  */
 class NamespaceDeletionTest {
 
@@ -30,11 +33,16 @@ class NamespaceDeletionTest {
   private static final String TEAM = "/api/v1/namespaces/team";
   private static final String TEAM_CONFIGMAPS = TEAM + "/configmaps";
 
+  private final VirtualTime time = VirtualTime.startingAt(Fixtures.NOW);
   private FakeCluster cluster;
   private RawApi api;
 
   private void start(boolean garbageCollection) {
-    cluster = FakeCluster.builder().withClock(Fixtures.FIXED_CLOCK).withGarbageCollection(garbageCollection)
+    start(garbageCollection ? GarbageCollection.ASYNCHRONOUS : GarbageCollection.OFF);
+  }
+
+  private void start(GarbageCollection garbageCollection) {
+    cluster = FakeCluster.builder().withTimeSource(time).withGarbageCollection(garbageCollection)
         .withObjects(new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build(),
             inTeam(configMap("a", List.of())), inTeam(configMap("b", List.of())),
             new DeploymentBuilder(deployment("web", "nginx:1")).editMetadata().withNamespace("team").endMetadata()
@@ -83,7 +91,7 @@ class NamespaceDeletionTest {
   }
 
   @Test
-  void delete_marksTerminating_deletesTheContent_thenRemovesTheNamespace() {
+  void delete_answersTerminating_andAGetStillSeesIt_untilTheGracePeriodEnds_thenContentAndNamespaceGo() {
     start(true);
     String before = cluster.resourceVersion();
     try (WatchLines namespaces = api.watch("/api/v1/namespaces?watch=true&resourceVersion=" + before);
@@ -95,42 +103,94 @@ class NamespaceDeletionTest {
       assertThat(reply.json().path("status")).isEqualTo(json("{\"phase\":\"Terminating\"}"));
       assertThat(reply.json().path("spec")).isEqualTo(json("{\"finalizers\":[\"kubernetes\"]}"));
       assertThat(reply.json().path("metadata").path("deletionTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
+      Reply read = api.get(TEAM);
+      assertThat(read.code()).isEqualTo(200);
+      assertThat(read.json()).isEqualTo(reply.json());
+      cluster.awaitGarbageCollection(WAIT);
+      assertThat(api.get(TEAM).json()).as("the grace period ends only when the virtual clock gets there")
+          .isEqualTo(reply.json());
+      assertThat(api.get("/apis/apps/v1/namespaces/team/deployments/web").code()).isEqualTo(200);
+
+      time.advance(Duration.ofSeconds(5));
+      cluster.awaitGarbageCollection(WAIT);
+
       assertThat(api.get(TEAM).code()).isEqualTo(404);
       assertThat(api.get("/apis/apps/v1/namespaces/team/deployments/web").code()).isEqualTo(404);
-      await("namespace MODIFIED and DELETED, content DELETED").atMost(WAIT).until(
-          () -> namespaces.events().size() == 2 && configMaps.events().size() == 2 && deployments.events().size() == 1);
-      assertThat(namespaces.summary()).containsExactly("MODIFIED team", "DELETED team");
+      await("namespace MODIFIED twice and DELETED, content DELETED").atMost(WAIT).until(
+          () -> namespaces.events().size() == 3 && configMaps.events().size() == 2 && deployments.events().size() == 1);
+      assertThat(namespaces.summary()).containsExactly("MODIFIED team", "MODIFIED team", "DELETED team");
       assertThat(configMaps.summary()).containsExactly("DELETED a", "DELETED b");
       assertThat(deployments.summary()).containsExactly("DELETED web");
+      assertThat(namespaces.events().get(1).path("object").path("status")).isEqualTo(json("""
+          {"phase":"Terminating","conditions":[%s,%s,%s,
+           {"type":"NamespaceContentRemaining","status":"False","lastTransitionTime":"2025-03-01T12:00:05Z",
+            "reason":"ContentRemoved","message":"All content successfully removed"},
+           {"type":"NamespaceFinalizersRemaining","status":"False","lastTransitionTime":"2025-03-01T12:00:05Z",
+            "reason":"ContentHasNoFinalizers","message":"All content-preserving finalizers finished"}]}"""
+          .formatted(DISCOVERED, PARSED, DELETED)));
       long marked = rv(namespaces.events().get(0));
-      long removed = rv(namespaces.events().get(1));
+      long conditions = rv(namespaces.events().get(1));
       assertThat(List.of(rv(configMaps.events().get(0)), rv(configMaps.events().get(1)),
-          rv(deployments.events().get(0)))).allSatisfy(rv -> assertThat(rv).isBetween(marked + 1, removed - 1));
+          rv(deployments.events().get(0)))).allSatisfy(rv -> assertThat(rv).isBetween(marked + 1, conditions - 1));
+      assertThat(rv(namespaces.events().get(2))).isEqualTo(conditions + 1);
     }
   }
 
   @Test
-  void objectWithFinalizer_holdsTheNamespaceTerminating_untilItGoes() {
+  void objectWithFinalizer_holdsTheNamespaceTerminating_withConditionsSayingWhy_untilItGoes() {
     start(true);
     cluster.create(new ConfigMapBuilder(inTeam(configMap("held", List.of()))).editMetadata()
         .addToFinalizers("example.com/hold").endMetadata().build());
 
     api.delete(TEAM);
+    time.advance(Duration.ofSeconds(5));
+    cluster.awaitGarbageCollection(WAIT);
 
     JsonNode terminating = api.get(TEAM).json();
-    assertThat(terminating.path("status").path("phase").asText()).isEqualTo("Terminating");
+    assertThat(terminating.path("status")).isEqualTo(json("""
+        {"phase":"Terminating","conditions":[%s,%s,%s,
+         {"type":"NamespaceContentRemaining","status":"True","lastTransitionTime":"2025-03-01T12:00:05Z",
+          "reason":"SomeResourcesRemain","message":"Some resources are remaining: configmaps. has 1 resource instances"},
+         {"type":"NamespaceFinalizersRemaining","status":"True","lastTransitionTime":"2025-03-01T12:00:05Z",
+          "reason":"SomeFinalizersRemain","message":"Some content in the namespace has finalizers remaining: \
+        example.com/hold in 1 resource instances"}]}""".formatted(DISCOVERED, PARSED, DELETED)));
     assertThat(api.get(TEAM_CONFIGMAPS).json().path("items")).extracting(i -> i.path("metadata").path("name")
         .asText()).containsExactly("held");
 
     api.patch(TEAM_CONFIGMAPS + "/held", "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}");
+    cluster.awaitGarbageCollection(WAIT);
 
     assertThat(api.get(TEAM_CONFIGMAPS + "/held").code()).isEqualTo(404);
     assertThat(api.get(TEAM).code()).isEqualTo(404);
   }
 
   @Test
+  void synchronous_emptiesAndRemovesTheNamespace_beforeTheDeleteIsAnswered() {
+    start(GarbageCollection.SYNCHRONOUS);
+
+    Reply reply = api.delete(TEAM);
+
+    assertThat(reply.code()).isEqualTo(200);
+    assertThat(reply.json().path("status").path("phase").asText()).isEqualTo("Terminating");
+    assertThat(api.get(TEAM).code()).isEqualTo(404);
+    assertThat(api.get(TEAM_CONFIGMAPS).json().path("items")).isEmpty();
+  }
+
+  @Test
+  void zeroGracePeriod_startsAsSoonAsTheCollectorRuns_stillAfterTheDeleteIsAnswered() {
+    cluster = FakeCluster.builder().withTimeSource(time).withNamespaceDeletionGracePeriod(Duration.ZERO)
+        .withObjects(new NamespaceBuilder().withNewMetadata().withName("team").endMetadata().build()).build();
+    api = new RawApi(cluster.url());
+
+    assertThat(api.delete(TEAM).json().path("status").path("phase").asText()).isEqualTo("Terminating");
+    cluster.awaitGarbageCollection(WAIT);
+
+    assertThat(api.get(TEAM).code()).isEqualTo(404);
+  }
+
+  @Test
   void create_inTerminatingNamespace_isForbidden() {
-    start(false);
+    start(true);
     api.delete(TEAM);
 
     Reply reply = api.post(TEAM_CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
@@ -145,7 +205,7 @@ class NamespaceDeletionTest {
   }
 
   @Test
-  void create_withGenerateName_inTerminatingNamespace_isForbiddenWithoutAName() {
+  void create_withGenerateName_inTerminatingNamespace_isForbidden_namingTheObjectByItsPrefix() {
     start(false);
     api.delete(TEAM);
 
@@ -154,10 +214,11 @@ class NamespaceDeletionTest {
 
     assertThat(reply.code()).isEqualTo(403);
     assertThat(reply.json()).isEqualTo(json("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-        + "\"status\":\"Failure\",\"message\":\"deployments.apps is forbidden: unable to create new content "
-        + "in namespace team because it is being terminated\",\"reason\":\"Forbidden\",\"details\":{\"group\":"
-        + "\"apps\",\"kind\":\"deployments\",\"causes\":[{\"reason\":\"NamespaceTerminating\",\"message\":"
-        + "\"namespace team is being terminated\",\"field\":\"metadata.namespace\"}]},\"code\":403}"));
+        + "\"status\":\"Failure\",\"message\":\"deployments.apps \\\"web-\\\" is forbidden: unable to create new "
+        + "content in namespace team because it is being terminated\",\"reason\":\"Forbidden\",\"details\":{"
+        + "\"name\":\"web-\",\"group\":\"apps\",\"kind\":\"deployments\",\"causes\":[{\"reason\":"
+        + "\"NamespaceTerminating\",\"message\":\"namespace team is being terminated\",\"field\":"
+        + "\"metadata.namespace\"}]},\"code\":403}"));
   }
 
   @Test
@@ -173,6 +234,17 @@ class NamespaceDeletionTest {
     assertThat(api.delete(TEAM).json().path("metadata").path("resourceVersion").asText())
         .isEqualTo(namespace.path("metadata").path("resourceVersion").asText());
   }
+
+  private static final String DISCOVERED = """
+      {"type":"NamespaceDeletionDiscoveryFailure","status":"False","lastTransitionTime":"2025-03-01T12:00:05Z",
+       "reason":"ResourcesDiscovered","message":"All resources successfully discovered"}""";
+  private static final String PARSED = """
+      {"type":"NamespaceDeletionGroupVersionParsingFailure","status":"False",
+       "lastTransitionTime":"2025-03-01T12:00:05Z","reason":"ParsedGroupVersions",
+       "message":"All legacy kube types successfully parsed"}""";
+  private static final String DELETED = """
+      {"type":"NamespaceDeletionContentFailure","status":"False","lastTransitionTime":"2025-03-01T12:00:05Z",
+       "reason":"ContentDeleted","message":"All content successfully deleted, may be waiting on finalization"}""";
 
   private static ConfigMap inTeam(ConfigMap configMap) {
     configMap.getMetadata().setNamespace("team");

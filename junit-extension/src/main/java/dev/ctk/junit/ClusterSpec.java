@@ -54,7 +54,7 @@ record ClusterSpec(Resolved<Mode> mode, ServerConfig server, Resolved<Isolation>
   /**
    * Starts what a new scope runs against: a fake cluster, or a fresh namespace on the real server,
    * seeded with this spec's CRDs and objects. With virtual time it gets a fresh {@link VirtualTime};
-   * a fake cluster stamps its objects with that clock.
+   * a fake cluster stamps its objects with that clock and times its namespace controller on it.
    *
    * @param scopeName the test or class the scope is for, used in a real namespace's name
    * @param context the JUnit context of the scope: its test run holds the real server's admin
@@ -68,11 +68,14 @@ record ClusterSpec(Resolved<Mode> mode, ServerConfig server, Resolved<Isolation>
     return new FakeTestCluster(startFakeCluster(time), time);
   }
 
-  /** Starts a new fake cluster seeded with this spec's CRDs and objects, on {@code time}'s clock. */
+  /**
+   * Starts a new fake cluster seeded with this spec's CRDs and objects, on {@code time}: its timestamps and its
+   * namespace controller's grace period follow that virtual clock.
+   */
   private FakeCluster startFakeCluster(VirtualTime time) {
     FakeCluster.Builder builder = FakeCluster.builder();
     if (time != null) {
-      builder.withClock(time.clock());
+      builder.withTimeSource(time);
     }
     if (!crdObjects.isEmpty()) {
       builder.withCrds(crdObjects.stream().map(ClusterSpec::copy)

@@ -192,11 +192,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <table>
  *   <caption>What follows the virtual clock</caption>
  *   <tr><th>mode</th><th>controllers built on {@code harness.time()}</th><th>server
- *       timestamps ({@code creationTimestamp}, {@code deletionTimestamp})</th></tr>
+ *       timestamps ({@code creationTimestamp}, {@code deletionTimestamp})</th><th>the namespace
+ *       controller's 5-second grace period after a namespace is deleted</th></tr>
  *   <tr><td>{@link Mode#FAKE}</td><td>virtual</td><td>virtual: the fake cluster is built with
- *       {@code VirtualTime.clock()}</td></tr>
+ *       {@code withTimeSource(VirtualTime)}</td><td>virtual: advance 5 seconds, then
+ *       {@code FakeCluster.awaitGarbageCollection(..)}</td></tr>
  *   <tr><td>real modes</td><td>virtual</td><td>real: a real kube-apiserver stamps objects with its
- *       own clock</td></tr>
+ *       own clock</td><td>real (where a kube-controller-manager runs at all)</td></tr>
  * </table>
  *
  * <p>Timeouts that bound real threads (cache sync, {@code within(..)} of ctk's assertions, the

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * Fake mode: a {@link FakeCluster} of the scope's own, closed with it; namespace {@code default}. With
- * virtual time, the cluster was built on the virtual clock, so its timestamps follow it.
+ * virtual time, the cluster was built on the virtual time source, so its timestamps and its namespace
+ * controller's grace period follow it.
  */
 final class FakeTestCluster implements TestCluster {
 
@@ -26,7 +27,7 @@ final class FakeTestCluster implements TestCluster {
   /**
    * A cluster whose scope runs on {@code virtualTime} ({@code null}: real time).
    *
-   * @param cluster the cluster, built with {@code virtualTime.clock()} when virtual
+   * @param cluster the cluster, built with {@code withTimeSource(virtualTime)} when virtual
    * @param virtualTime the scope's virtual time, or {@code null}
    */
   FakeTestCluster(FakeCluster cluster, VirtualTime virtualTime) {

@@ -18,13 +18,17 @@ import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.FakeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code @ControllerTest(virtualTime = true)}: the clock, the cluster's timestamps, injection. */
+/**
+ * {@code @ControllerTest(virtualTime = true)}: the clock, the cluster's timestamps and its namespace controller's grace
+ * period, injection.
+ */
 class VirtualTimeTest {
 
   @Test
@@ -39,6 +43,14 @@ class VirtualTimeTest {
   void should_stamp_created_objects_with_the_virtual_clock() {
     // WHEN
     var results = run(StampsObjects.class);
+    // THEN
+    assertAllPassed(results, 1);
+  }
+
+  @Test
+  void should_hold_a_deleted_namespace_terminating_until_the_virtual_clock_passes_the_grace_period() {
+    // WHEN
+    var results = run(DeletesANamespace.class);
     // THEN
     assertAllPassed(results, 1);
   }
@@ -151,6 +163,25 @@ class VirtualTimeTest {
       assertThat(first.getMetadata().getCreationTimestamp()).isEqualTo("2030-01-01T00:00:00Z");
       assertThat(second.getMetadata().getCreationTimestamp())
           .isEqualTo(time.now().toString()).isEqualTo("2030-01-01T01:00:00Z");
+    }
+  }
+
+  @Fixture
+  @ControllerTest(virtualTime = true)
+  static class DeletesANamespace {
+
+    @Test
+    void test(KubernetesClient client, VirtualTime time, FakeCluster cluster) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team").endMetadata()
+          .build()).create();
+      client.namespaces().withName("team").delete();
+      cluster.awaitGarbageCollection(ofSeconds(5));
+      assertThat(client.namespaces().withName("team").get().getStatus().getPhase()).isEqualTo("Terminating");
+
+      time.advance(ofSeconds(5));
+      cluster.awaitGarbageCollection(ofSeconds(5));
+
+      assertThat(client.namespaces().withName("team").get()).isNull();
     }
   }
 

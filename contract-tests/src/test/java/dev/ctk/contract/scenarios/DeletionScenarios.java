@@ -1,21 +1,34 @@
 package dev.ctk.contract.scenarios;
 
 import static dev.ctk.contract.scenarios.Manifests.configMap;
+import static dev.ctk.contract.scenarios.Manifests.deployment;
+import static org.awaitility.Awaitility.await;
 
+import dev.ctk.contract.ContractTarget;
 import dev.ctk.contract.Observation;
 import dev.ctk.contract.RawApi;
 import dev.ctk.contract.Response;
 import dev.ctk.contract.Scenario;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * Finalizers, propagationPolicy and namespace deletion, as far as the API server itself goes: the suite compares
- * with a bare kube-apiserver, which runs neither the garbage collector nor the namespace controller (the fake runs
- * with {@code withGarbageCollection(false)}).
+ * Finalizers, propagationPolicy and namespace deletion. Most scenarios go as far as the API server itself goes, as
+ * a bare kube-apiserver (no garbage collector, no namespace controller) answers: the fake runs them with garbage
+ * collection off. Two run the fake with its (asynchronous) collector on, to show that a deleted namespace still
+ * answers as a bare API server's does until the namespace controller's grace period ends; and those that
+ * {@link Scenario.Builder#needsClusterControllers() need kube-controller-manager} (objects whose owners do not
+ * exist, the namespace controller's work) skip on a real server without it.
  */
 final class DeletionScenarios {
 
   private static final String GROUP = "deletion";
+  /** How long a controller-manager may take (the namespace controller waits 5 seconds before it starts). */
+  private static final Duration CONTROLLER_WAIT = Duration.ofSeconds(60);
+  /** A uid no object has. */
+  private static final String ABSENT_UID = "0c7e6b3a-2f41-4d7e-9a55-000000000000";
 
   private DeletionScenarios() {
   }
@@ -127,16 +140,151 @@ final class DeletionScenarios {
           o.check("content stays (no namespace controller)",
               t.api().get("/api/v1/namespaces/" + name + "/configmaps/kept").outcome(), "200");
           o.check("namespace stays", t.api().get("/api/v1/namespaces/" + name).at("/status/phase"), "Terminating");
-        }));
+        }),
+
+        Scenario.named(GROUP, "a deleted namespace answers Terminating, and a GET right after still sees it")
+            .fake(fake -> fake.withGarbageCollection(true))
+            .body((t, o) -> {
+              String path = "/api/v1/namespaces/" + t.namespace() + "-x";
+              t.create("/api/v1/namespaces", namespace(t.namespace() + "-x"));
+              t.create(path + "/configmaps", configMap("kept"));
+              Response deleted = t.api().delete(path);
+              o.check("delete", deleted.outcome() + " " + deleted.at("/kind"), "200 Namespace");
+              o.check("phase", deleted.at("/status/phase"), "Terminating");
+              o.check("spec.finalizers", deleted.body().at("/spec/finalizers"), "[\"kubernetes\"]");
+              Response read = t.api().get(path);
+              o.check("read", read.outcome() + " " + read.at("/status/phase"), "200 Terminating");
+              o.check("read deletionTimestamp", read.at("/metadata/deletionTimestamp"), "<time>");
+              o.check("read resourceVersion", Observation.order(deleted.resourceVersion(), read.resourceVersion()),
+                  "same");
+              o.check("content untouched during the grace period", t.api().get(path + "/configmaps/kept").outcome(),
+                  "200");
+            }),
+
+        Scenario.named(GROUP, "a create in a Terminating namespace answers 403 Forbidden")
+            .fake(fake -> fake.withGarbageCollection(true))
+            .body((t, o) -> {
+              String path = "/api/v1/namespaces/" + t.namespace() + "-x";
+              t.create("/api/v1/namespaces", namespace(t.namespace() + "-x"));
+              t.api().delete(path);
+              Response named = t.api().post(path + "/configmaps", configMap("late"));
+              o.check("create", named.outcome(), "403 Forbidden");
+              o.check("message", named.message(), "configmaps \"late\" is forbidden: unable to create new content in "
+                  + "namespace <ns>-x because it is being terminated");
+              o.check("causes", named.causes(),
+                  "[NamespaceTerminating metadata.namespace: namespace <ns>-x is being terminated]");
+              Response generated = t.api().post("/apis/apps/v1/namespaces/" + t.namespace() + "-x/deployments",
+                  deployment("web").replace("\"name\":\"web\"},", "\"generateName\":\"web-\"},"));
+              o.check("create with generateName", generated.outcome(), "403 Forbidden");
+              o.check("message with generateName", generated.message(), "deployments.apps \"web-\" is forbidden: "
+                  + "unable to create new content in namespace <ns>-x because it is being terminated");
+              o.check("details with generateName", generated.body().at("/details"), "{\"causes\":[{\"field\":"
+                  + "\"metadata.namespace\",\"message\":\"namespace <ns>-x is being terminated\",\"reason\":"
+                  + "\"NamespaceTerminating\"}],\"group\":\"apps\",\"kind\":\"deployments\",\"name\":\"web-\"}");
+            }),
+
+        Scenario.named(GROUP, "an object whose owner does not exist is garbage-collected")
+            .needsClusterControllers()
+            .body((t, o) -> {
+              Response created = t.api().post(t.core("configmaps"),
+                  withOwners(configMap("orphan"), reference("ConfigMap", "ghost", ABSENT_UID, false)));
+              o.check("create", created.outcome(), "201");
+              o.check("collected", awaitGone(t, t.core("configmaps/orphan")), "404 NotFound");
+            }),
+
+        Scenario.named(GROUP, "an owner of the same name with another uid counts as absent")
+            .needsClusterControllers()
+            .body((t, o) -> {
+              Response first = t.create(t.core("configmaps"), configMap("owner"));
+              t.api().delete(t.core("configmaps/owner"));
+              t.create(t.core("configmaps"), configMap("owner"));
+              t.create(t.core("configmaps"), withOwner(configMap("stale"), first, false));
+              o.check("collected", awaitGone(t, t.core("configmaps/stale")), "404 NotFound");
+              o.check("owner stays", t.api().get(t.core("configmaps/owner")).outcome(), "200");
+            }),
+
+        Scenario.named(GROUP, "an object with a live owner loses only its reference to an absent one")
+            .needsClusterControllers()
+            .body((t, o) -> {
+              Response live = t.create(t.core("configmaps"), configMap("live"));
+              t.create(t.core("configmaps"), withOwners(configMap("shared"),
+                  reference("ConfigMap", "live", live.at("/metadata/uid"), false) + ","
+                      + reference("ConfigMap", "ghost", ABSENT_UID, false)));
+              Response shared = awaitRead(t, t.core("configmaps/shared"), "one ownerReference left",
+                  r -> r.body().at("/metadata/ownerReferences").size() == 1);
+              o.check("references left", shared.body().at("/metadata/ownerReferences/0/name"), "live");
+            }),
+
+        Scenario.named(GROUP, "the namespace controller empties a deleted namespace, says what holds it, then removes "
+                + "it")
+            .needsClusterControllers()
+            // end states are compared, not how long the controller waited first (kube: 5 seconds)
+            .fake(fake -> fake.withNamespaceDeletionGracePeriod(Duration.ofMillis(100)))
+            .body((t, o) -> {
+              String path = "/api/v1/namespaces/" + t.namespace() + "-y";
+              t.create("/api/v1/namespaces", namespace(t.namespace() + "-y"));
+              t.create(path + "/configmaps", configMap("plain"));
+              t.create(path + "/configmaps", withFinalizers(configMap("held"), "\"example.com/hold\""));
+              t.api().delete(path);
+              Response held = awaitRead(t, path, "condition NamespaceContentRemaining", r -> r.body()
+                  .at("/status/conditions").findValuesAsText("type").contains("NamespaceContentRemaining"));
+              List<String> conditions = new ArrayList<>();
+              held.body().at("/status/conditions").forEach(c -> conditions.add(c.path("type").asText() + " "
+                  + c.path("status").asText() + " " + c.path("reason").asText() + ": " + c.path("message").asText()));
+              o.check("conditions", conditions, List.of(
+                  "NamespaceDeletionDiscoveryFailure False ResourcesDiscovered: All resources successfully discovered",
+                  "NamespaceDeletionGroupVersionParsingFailure False ParsedGroupVersions: All legacy kube types "
+                      + "successfully parsed",
+                  "NamespaceDeletionContentFailure False ContentDeleted: All content successfully deleted, may be "
+                      + "waiting on finalization",
+                  "NamespaceContentRemaining True SomeResourcesRemain: Some resources are remaining: configmaps. has "
+                      + "1 resource instances",
+                  "NamespaceFinalizersRemaining True SomeFinalizersRemain: Some content in the namespace has "
+                      + "finalizers remaining: example.com/hold in 1 resource instances"));
+              o.check("plain", t.api().get(path + "/configmaps/plain").outcome(), "404 NotFound");
+              o.check("held", t.api().get(path + "/configmaps/held").at("/metadata/deletionTimestamp"), "<time>");
+              t.api().patch(path + "/configmaps/held", RawApi.MERGE_PATCH, "{\"metadata\":{\"finalizers\":null}}");
+              o.check("namespace removed", awaitGone(t, path), "404 NotFound");
+            }));
   }
 
   static String withFinalizers(String json, String finalizers) {
     return json.replaceFirst("\"metadata\":\\{", "\"metadata\":{\"finalizers\":[" + finalizers + "],");
   }
 
+  private static String namespace(String name) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}";
+  }
+
   private static String withOwner(String json, Response owner, boolean blockOwnerDeletion) {
-    return json.replaceFirst("\"metadata\":\\{", "\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"v1\","
-        + "\"kind\":\"ConfigMap\",\"name\":\"" + owner.at("/metadata/name") + "\",\"uid\":\""
-        + owner.at("/metadata/uid") + "\",\"blockOwnerDeletion\":" + blockOwnerDeletion + "}],");
+    return withOwners(json, reference("ConfigMap", owner.at("/metadata/name"), owner.at("/metadata/uid"),
+        blockOwnerDeletion));
+  }
+
+  private static String withOwners(String json, String references) {
+    return json.replaceFirst("\"metadata\":\\{", "\"metadata\":{\"ownerReferences\":[" + references + "],");
+  }
+
+  private static String reference(String kind, String name, String uid, boolean blockOwnerDeletion) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "\",\"name\":\"" + name + "\",\"uid\":\"" + uid
+        + "\",\"blockOwnerDeletion\":" + blockOwnerDeletion + "}";
+  }
+
+  /**
+   * Waits (polling, at most {@link #CONTROLLER_WAIT}) until a GET answers 404, as a controller-manager's work can only
+   * be seen from outside.
+   *
+   * @return the last answer's outcome ({@code 404 NotFound}), or the exception that ends the scenario
+   */
+  private static String awaitGone(ContractTarget t, String path) {
+    return awaitRead(t, path, "404 NotFound", r -> r.code() == 404).outcome();
+  }
+
+  private static Response awaitRead(ContractTarget t, String path, String what, Predicate<Response> done) {
+    Response[] last = new Response[1];
+    await("GET " + path + " on " + t.name() + " to show " + what).atMost(CONTROLLER_WAIT)
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> done.test(last[0] = t.api().get(path)));
+    return last[0];
   }
 }

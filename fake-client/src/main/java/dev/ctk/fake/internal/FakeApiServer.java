@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeClusterException;
 import dev.ctk.fake.internal.fault.FaultEngine;
+import dev.ctk.fake.GarbageCollection;
+import dev.ctk.fake.internal.gc.CollectorSettings;
 import dev.ctk.fake.internal.gc.GarbageCollector;
 import dev.ctk.fake.internal.http.FakeHttpServer;
 import dev.ctk.fake.internal.http.ListenException;
@@ -59,6 +61,7 @@ public final class FakeApiServer implements AutoCloseable {
   private final FakeHttpServer http;
   private final RequestPipeline pipeline;
   private final InProcessTransport inProcess;
+  private final GarbageCollector collector;
   // startHttp() and close() decide under this object's lock, so a listener never starts behind a close
   private volatile boolean httpStarted;
   private volatile boolean closed;
@@ -71,19 +74,11 @@ public final class FakeApiServer implements AutoCloseable {
    * @param clock timestamps
    * @param watchHistoryLimit changes retained for watch resumption
    * @param randomSeed seed for generated names and uids, or {@code null}
-   */
-  public FakeApiServer(String host, int port, Clock clock, int watchHistoryLimit, Long randomSeed) {
-    this(host, port, clock, watchHistoryLimit, randomSeed, true);
-  }
-
-  /**
-   * Creates a server with the initial namespaces (not yet listening).
-   *
-   * @param garbageCollection whether the ownerReference garbage collector and namespace controller run (as in a
-   *     cluster with kube-controller-manager); {@code false} mimics a bare kube-apiserver
+   * @param garbageCollection whether and how the ownerReference garbage collector and namespace controller run (as
+   *     in a cluster with kube-controller-manager); {@link GarbageCollection#OFF} mimics a bare kube-apiserver
    */
   public FakeApiServer(String host, int port, Clock clock, int watchHistoryLimit, Long randomSeed,
-      boolean garbageCollection) {
+      CollectorSettings garbageCollection) {
     this.store = new ObjectStore(registry, new ObjectRules(new NameGenerator(randomSeed), clock), watchHistoryLimit);
     ResourceType namespaces = type("v1", "Namespace");
     for (String name : INITIAL_NAMESPACES) {
@@ -92,9 +87,8 @@ public final class FakeApiServer implements AutoCloseable {
       ns.putObject("status").put("phase", "Active");
       store.create(namespaces, null, ns, WriteOptions.SEEDING);
     }
-    if (garbageCollection) {
-      GarbageCollector.attachTo(store);
-    }
+    this.collector = garbageCollection.mode() == GarbageCollection.OFF ? null
+        : GarbageCollector.attachTo(store, garbageCollection, name + "-gc");
     this.faults = new FaultEngine(randomSeed == null ? 0 : randomSeed);
     // one daemon thread, started by the first task: watch timeouts, bookmarks, delayed requests
     this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -153,6 +147,22 @@ public final class FakeApiServer implements AutoCloseable {
   /** The store. */
   public ObjectStore store() {
     return store;
+  }
+
+  /**
+   * Waits for the garbage collector to settle (see {@link GarbageCollector#awaitSettled}).
+   *
+   * @throws IllegalStateException when garbage collection is off
+   * @throws FakeClusterException when work remains after {@code timeout}
+   */
+  public void awaitGarbageCollection(java.time.Duration timeout) {
+    if (collector == null) {
+      throw new IllegalStateException("FakeCluster " + name + " runs no garbage collector "
+          + "(withGarbageCollection(GarbageCollection.OFF), or withGarbageCollection(false)), so there is nothing to "
+          + "await: dependents of deleted owners and the content of deleted namespaces stay, as on a bare "
+          + "kube-apiserver. Remove the call, or build the cluster with garbage collection.");
+    }
+    collector.awaitSettled(timeout, name);
   }
 
   /**
@@ -374,6 +384,9 @@ public final class FakeApiServer implements AutoCloseable {
     }
     inProcess.refuseRequests();
     try {
+      if (collector != null) {
+        collector.close();
+      }
       store.closeWatches();
       pipeline.dropDelayedRequests();
       inProcess.close();

@@ -56,7 +56,8 @@ public final class NamespaceLifecycle {
    * Refuses a create in a namespace being deleted, as kube's NamespaceLifecycle admission plugin does.
    *
    * @param namespaceObject the stored Namespace
-   * @param body the object being created (its name may still be empty when it uses generateName)
+   * @param body the object being created; when it has no name yet but a generateName, kube names the object by its
+   *     generateName in the message and details (as kube-apiserver 1.32 does)
    * @throws ApiError 403 Forbidden when the namespace has a deletionTimestamp
    */
   public static void checkAcceptsContent(ResourceType type, ObjectNode namespaceObject, ObjectNode body) {
@@ -65,6 +66,9 @@ public final class NamespaceLifecycle {
     }
     String namespace = namespaceObject.path("metadata").path("name").asText();
     String name = body.path("metadata").path("name").asText("");
+    if (name.isEmpty()) {
+      name = body.path("metadata").path("generateName").asText("");
+    }
     String resource = type.group().isEmpty() ? type.plural() : type.plural() + "." + type.group();
     String message = (name.isEmpty() ? resource : resource + " \"" + name + "\"") + " is forbidden: unable to "
         + "create new content in namespace " + namespace + " because it is being terminated";

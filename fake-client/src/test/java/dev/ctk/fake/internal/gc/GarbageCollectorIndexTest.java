@@ -5,6 +5,8 @@ import static dev.ctk.fake.internal.store.OwnedObjects.withOwners;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.controller.TimeSource;
+import dev.ctk.fake.GarbageCollection;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.store.DeletePreconditions;
@@ -14,6 +16,7 @@ import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.WriteOptions;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,8 @@ class GarbageCollectorIndexTest {
   private final ResourceType secrets = registry.byPath("", "v1", "secrets").orElseThrow();
 
   GarbageCollectorIndexTest() {
-    GarbageCollector.attachTo(store);
+    GarbageCollector.attachTo(store, new CollectorSettings(GarbageCollection.SYNCHRONOUS, TimeSource.system(),
+        Duration.ZERO), "test-gc");
     store.create(namespaces, null, object("default"), WriteOptions.API);
   }
 
@@ -80,14 +84,26 @@ class GarbageCollectorIndexTest {
     String old = create(configMaps, "owner");
     create(secrets, "dependent", old);
     delete(configMaps, "owner");
+    assertThat(store.exists(secrets, "default", "dependent")).isFalse();
     String renewed = create(configMaps, "owner");
     create(secrets, "dependent", renewed);
-    create(secrets, "stale", old);
+    create(secrets, "kept");
 
     delete(configMaps, "owner");
 
     assertThat(store.exists(secrets, "default", "dependent")).isFalse();
-    assertThat(store.exists(secrets, "default", "stale")).as("its owner was gone before the delete").isTrue();
+    assertThat(store.exists(secrets, "default", "kept")).isTrue();
+  }
+
+  @Test
+  void referenceToTheUidOfADeletedOwner_isDangling_evenWhenTheNameIsBack() {
+    String old = create(configMaps, "owner");
+    delete(configMaps, "owner");
+    create(configMaps, "owner");
+
+    create(secrets, "stale", old);
+
+    assertThat(store.exists(secrets, "default", "stale")).as("ConfigMap owner exists, with another uid").isFalse();
   }
 
   @Test

@@ -1,0 +1,94 @@
+package dev.ctk.fake.internal.gc;
+
+import static dev.ctk.fake.internal.gc.CollectorWrites.blocks;
+import static dev.ctk.fake.internal.gc.CollectorWrites.ownerUids;
+import static dev.ctk.fake.internal.gc.CollectorWrites.removeFinalizer;
+import static dev.ctk.fake.internal.gc.CollectorWrites.removeOwnerReferences;
+import static dev.ctk.fake.internal.gc.CollectorWrites.waitsForDependents;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.store.ObjectRules;
+import dev.ctk.fake.internal.store.PropagationPolicy;
+import dev.ctk.fake.internal.store.StoredObject;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the garbage collector does when an owner goes, by {@code propagationPolicy}: Background (dependents deleted
+ * after their owner), Orphan (references removed, then the owner's {@code orphan} finalizer) and Foreground
+ * (dependents first; the owner keeps {@code foregroundDeletion} while a blocking dependent remains). Dependents are
+ * found by owner uid (the store's index), each step an ordinary write.
+ */
+final class OwnerCascade {
+
+  private final CollectorWrites writes;
+
+  OwnerCascade(CollectorWrites writes) {
+    this.writes = writes;
+  }
+
+  /** Background: the owner is gone; each dependent loses the reference, or goes when no live owner is left. */
+  void collectDependents(String ownerUid) {
+    for (StoredObject dependent : writes.dependentsOf(ownerUid)) {
+      if (hasSolidOwner(dependent.object(), ownerUid)) {
+        writes.update(dependent, copy -> removeOwnerReferences(copy, List.of(ownerUid)));
+      } else {
+        PropagationPolicy policy = ObjectRules.finalizers(dependent.object())
+            .contains(PropagationPolicy.ORPHAN_FINALIZER) ? PropagationPolicy.ORPHAN : PropagationPolicy.BACKGROUND;
+        writes.delete(dependent, policy);
+      }
+    }
+  }
+
+  /** Orphan: every dependent loses its reference to the owner, then the owner loses finalizer {@code orphan}. */
+  void orphanDependents(String ownerUid) {
+    for (StoredObject dependent : writes.dependentsOf(ownerUid)) {
+      writes.update(dependent, copy -> removeOwnerReferences(copy, List.of(ownerUid)));
+    }
+    writes.store().byUid(ownerUid).ifPresent(owner -> writes.update(owner,
+        copy -> removeFinalizer(copy, PropagationPolicy.ORPHAN_FINALIZER)));
+  }
+
+  /**
+   * Foreground: every dependent is deleted (in foreground itself when it has dependents of its own); the owner
+   * keeps finalizer {@code foregroundDeletion} while a dependent with {@code blockOwnerDeletion: true} remains.
+   */
+  void deleteDependentsFirst(String ownerUid) {
+    for (StoredObject dependent : writes.dependentsOf(ownerUid)) {
+      if (hasSolidOwner(dependent.object(), ownerUid)) {
+        writes.update(dependent, copy -> removeOwnerReferences(copy, List.of(ownerUid)));
+      } else {
+        writes.delete(dependent, writes.dependentsOf(dependent.uid()).isEmpty() ? PropagationPolicy.BACKGROUND
+            : PropagationPolicy.FOREGROUND);
+      }
+    }
+    releaseForegroundOwner(ownerUid);
+  }
+
+  /** Removes finalizer {@code foregroundDeletion} from an owner being deleted once nothing blocks it. */
+  void releaseForegroundOwner(String ownerUid) {
+    Optional<StoredObject> owner = writes.store().byUid(ownerUid);
+    if (owner.isEmpty() || !waitsForDependents(owner.get().object())) {
+      return;
+    }
+    for (StoredObject dependent : writes.dependentsOf(ownerUid)) {
+      if (blocks(dependent.object(), ownerUid)) {
+        return;
+      }
+    }
+    writes.update(owner.get(), copy -> removeFinalizer(copy, PropagationPolicy.FOREGROUND_FINALIZER));
+  }
+
+  /** Whether another owner than {@code goingUid} exists and is not itself waiting for its dependents. */
+  private boolean hasSolidOwner(ObjectNode dependent, String goingUid) {
+    for (String uid : ownerUids(dependent)) {
+      if (!uid.equals(goingUid)) {
+        Optional<StoredObject> owner = writes.store().byUid(uid);
+        if (owner.isPresent() && !waitsForDependents(owner.get().object())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}
