@@ -62,6 +62,21 @@ public record Comparison(Scenario scenario, Result result, List<Difference> diff
    * @return the comparison
    */
   public static Comparison of(Scenario scenario, Map<String, String> fake, Map<String, String> real) {
+    return of(scenario, fake, real, null);
+  }
+
+  /**
+   * Compares two observations of one scenario, honouring the differences the scenario declares for servers older
+   * than a version.
+   *
+   * @param scenario the scenario (for its known differences)
+   * @param fake what the fake showed
+   * @param real what the real server showed
+   * @param realVersion the real server's {@code gitVersion} ({@code null} when unknown)
+   * @return the comparison
+   */
+  public static Comparison of(Scenario scenario, Map<String, String> fake, Map<String, String> real,
+      String realVersion) {
     Set<String> keys = new LinkedHashSet<>(fake.keySet());
     keys.addAll(real.keySet());
     List<Difference> differences = new ArrayList<>();
@@ -69,7 +84,7 @@ public record Comparison(Scenario scenario, Result result, List<Difference> diff
       String f = fake.getOrDefault(key, NOT_OBSERVED);
       String r = real.getOrDefault(key, NOT_OBSERVED);
       if (!f.equals(r)) {
-        differences.add(new Difference(key, f, r, scenario.knownDifference(key)));
+        differences.add(new Difference(key, f, r, scenario.knownDifference(key, realVersion)));
       }
     }
     Result result = differences.isEmpty() ? Result.MATCH

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.TestFactory;
  * fake's but for the scenario's declared known differences. At the end the fidelity and the transport parity are
  * printed and {@code target/contract-report.md} written.
  *
- * <p>So each scenario is a container of 2 fake tests plus one test per real server asked for.
+ * <p>So each scenario is a container of 2 fake tests plus one test per real server asked for. A scenario that
+ * {@link Scenario#needsClusterControllers() needs kube-controller-manager} skips on a real server without it.
  *
  * <p>Targets: {@code CTK_CONTRACT_TARGETS} (comma-separated, default {@code fake,envtest}; {@code container} adds
  * the apiserver + etcd containers). A real server that cannot be had skips its tests with the reason, or fails them
@@ -160,12 +161,20 @@ class ContractSuiteTest {
     if (api == null) {
       fail(server.displayName() + " did not start, so the scenario cannot be compared: " + server.problem());
     }
+    if (scenario.needsClusterControllers() && !api.runsClusterControllers()) {
+      String reason = server.displayName() + " runs no kube-controller-manager (no garbage collector, no namespace "
+          + "controller), whose work this scenario observes";
+      REPORT.skipped(server.displayName(), scenario, reason);
+      Assumptions.abort(reason + ". A target with those controllers (k3s, an existing cluster) runs it.");
+    }
     Map<String, String> fake = fakeObservation(scenario, ClientTransport.HTTP);
     Run real;
+    String version;
     try (ContractTarget target = ContractTarget.open(server.displayName(), api.newClient(), freshNamespace())) {
+      version = target.version();
       real = Run.of(scenario, target);
     }
-    Comparison comparison = Comparison.of(scenario, fake, real.observation().values());
+    Comparison comparison = Comparison.of(scenario, fake, real.observation().values(), version);
     REPORT.real(server.displayName(), server.fidelityName(), comparison);
     if (comparison.result() == Comparison.Result.MISMATCH) {
       AssertionError failure = new AssertionError(comparison.failureMessage(server.displayName()));

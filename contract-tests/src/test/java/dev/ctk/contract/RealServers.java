@@ -6,6 +6,7 @@ import dev.ctk.envtest.EnvtestAssets;
 import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.envtest.SharedApiServers;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -72,10 +73,18 @@ final class RealServers {
     }
   }
 
+  /**
+   * A local server of that version; with kube-controller-manager's garbage collector and namespace controller when
+   * one sits beside kube-apiserver, so that the scenarios needing cluster controllers compare on it too.
+   */
   private static ApiServer local(String version) {
     LocalApiServer.Builder builder = LocalApiServer.builder();
     if (version != null) {
       builder.withVersion(version);
+    }
+    EnvtestAssets assets = EnvtestAssets.find(version);
+    if (Files.isExecutable(assets.kubeApiServer().resolveSibling("kube-controller-manager"))) {
+      builder.withControllerManager();
     }
     return builder.build().start();
   }

@@ -75,7 +75,8 @@ public interface ApiServer extends AutoCloseable {
    * Whether controllers of a full cluster run beside the API server: the garbage collector
    * (ownerReference cascading deletion) and the namespace controller (a deleted namespace empties
    * and disappears). {@code false} for a bare kube-apiserver (local binaries and the
-   * apiserver + etcd containers), {@code true} for k3s and usually for an existing cluster.
+   * apiserver + etcd containers), {@code true} for local binaries started with {@code
+   * withControllerManager()}, for k3s and usually for an existing cluster.
    *
    * @return whether garbage collection and namespace deletion happen
    */

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * POSIX {@code /bin/sh}, so local binaries run on Linux and macOS only.
  *
  * <p>Limits: a bare API server runs no controllers ({@link #runsClusterControllers()} is {@code
- * false}: no garbage collection, namespaces never finish deleting, no service-account tokens); the
+ * false}: no garbage collection, namespaces never finish deleting, no service-account tokens) unless
+ * {@link Builder#withControllerManager()} adds the garbage collector and the namespace controller; the
  * admission plugin {@code ServiceAccount} is off. Startup costs about 5-7 s (etcd under a second).
  *
  * @since 0.1.0
@@ -201,7 +202,7 @@ public final class LocalApiServer implements ApiServer {
    */
   @Override
   public boolean runsClusterControllers() {
-    return false;
+    return settings.controllerManager;
   }
 
   /**

@@ -81,6 +81,11 @@ class LocalControllerManagerTest {
     }
 
     @Test
+    void says_it_runs_cluster_controllers() {
+      assertThat(server().runsClusterControllers()).isTrue();
+    }
+
+    @Test
     void collects_an_object_whose_owner_never_existed() {
       try (KubernetesClient client = server().newClient()) {
         // GIVEN

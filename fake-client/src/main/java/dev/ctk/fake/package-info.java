@@ -27,13 +27,22 @@
  *       finalizer); delete preconditions; create in a missing namespace is 404.
  *   <li>Reads: label selectors (equality and set-based), field selectors {@code metadata.name},
  *       {@code metadata.namespace} and the kind-specific ones kube supports (Pod {@code status.phase},
- *       {@code spec.nodeName}, Secret {@code type}, ...), {@code limit}/{@code continue} over a consistent snapshot.
+ *       {@code spec.nodeName}, Secret {@code type}, ...), {@code limit}/{@code continue} over a consistent snapshot,
+ *       and a list at an exact older resourceVersion ({@code resourceVersionMatch=Exact}, or {@code limit} with a
+ *       resourceVersion) read from the watch history (410 beyond it); {@code ListOptions} and {@code dryRun} values
+ *       validated with kube's 422.
+ *   <li>{@code core/v1} and {@code events.k8s.io/v1} Events are two views of one stored object, as in kube.
  *   <li>The {@code /scale} subresource (autoscaling/v1 Scale) for Deployment, ReplicaSet, StatefulSet,
  *       ReplicationController and CRDs that declare it.
- *   <li>What a cluster's controller-manager adds to a bare API server, switchable off with
- *       {@code withGarbageCollection(false)}: ownerReference garbage collection with {@code propagationPolicy}
- *       Background, Foreground ({@code blockOwnerDeletion}) and Orphan, and namespace deletion through
- *       Terminating (creates in a terminating namespace answer 403), synchronously inside the delete.
+ *   <li>What a cluster's controller-manager adds to a bare API server ({@link dev.ctk.fake.GarbageCollection}):
+ *       ownerReference garbage collection with {@code propagationPolicy} Background, Foreground
+ *       ({@code blockOwnerDeletion}) and Orphan, collection of objects whose owners do not exist (looked up by kind,
+ *       namespace, name and uid), and namespace deletion through Terminating (creates in a terminating namespace
+ *       answer 403; the namespace controller starts kube's 5-second grace period after the delete, then empties the
+ *       namespace, writes kube's status conditions and removes it). Asynchronous by default, as in a cluster, on
+ *       the cluster's own thread: {@link dev.ctk.fake.FakeCluster#awaitGarbageCollection} waits until it settled;
+ *       {@code SYNCHRONOUS} does it all before the request is answered, {@code OFF} mimics a bare
+ *       kube-apiserver.
  *   <li>Watches over websockets and HTTP streaming that resume from a resourceVersion (410 Expired beyond the
  *       retained history, 504 {@code Too large resource version} from a resourceVersion the cluster has not reached),
  *       apply selector transitions (an object leaving a selection is DELETED for that watch), honour
@@ -98,14 +107,17 @@
  *       admission webhooks (only the Java hooks above, which run under the fake's write lock and must not call the
  *       cluster's API) or ValidatingAdmissionPolicies, no authentication or authorization: every request is
  *       allowed.
- *   <li>No other controllers: garbage collection matches dependents by owner uid and runs only when an owner is
- *       deleted (see {@code dev.ctk.fake.internal.gc}); no graceful pod deletion (pods go at once unless finalizers
- *       hold them), no ReplicaSets or Pods from Deployments, no scheduling.
- *   <li>No {@code /log}, {@code /exec}, {@code /eviction} or other subresources besides {@code /status} and
- *       {@code /scale}; no Table output (kubectl prints NAME and AGE columns); no aggregated discovery; OpenAPI
+ *   <li>No other controllers: garbage collection cascades by owner uid, records no events, and does not retry a
+ *       write the server refused; objects seeded with references to owners that do not exist are collected like
+ *       any others (see {@code dev.ctk.fake.internal.gc}); no graceful pod deletion (pods go at once unless
+ *       finalizers hold them), no ReplicaSets or Pods from Deployments, no scheduling.
+ *   <li>The Pod, Node, Service, Namespace and ServiceAccount subresources kube lists in discovery are served as a
+ *       bare kube-apiserver serves them, without a kubelet: {@code /log} and {@code /exec} of an unscheduled Pod
+ *       answer kube's 204 and 400, binding and eviction (with PodDisruptionBudgets) write, but nothing ever streams
+ *       or proxies (503); see {@code dev.ctk.fake.internal.http}. No Table output (kubectl prints NAME and AGE columns); no aggregated discovery; OpenAPI
  *       v2 is an empty document and v3 is absent; no protobuf or CBOR request bodies (415).
- *   <li>BOOKMARK objects carry only kind, apiVersion and resourceVersion; {@code resourceVersionMatch=Exact} lists
- *       answer the current state.
+ *   <li>BOOKMARK objects carry only kind, apiVersion and resourceVersion; an exact list reaches back only as far
+ *       as the watch history ({@code withWatchHistoryLimit}), where kube reads etcd until it is compacted.
  *   <li>No TLS.
  *   <li>Every client {@link dev.ctk.fake.FakeCluster} hands out, of every cluster in the JVM, shares one fabric8
  *       {@code KubernetesSerialization}: Jackson mapper settings changed and resource classes registered through
@@ -120,7 +132,7 @@
  *       record's {@code bodyResourceVersion}. A 429 is a {@code Status} body, where kube's load shedding sends
  *       text. Seeded probabilities repeat only when the matching requests arrive in the same order. A stale read
  *       reaches back only as far as the watch history ({@code withWatchHistoryLimit}, 410 beyond it), and a
- *       {@code resourceVersion} parameter on a GET or LIST still does not read the past by itself.
+ *       {@code resourceVersion} parameter on a GET does not read the past by itself (on a LIST, see above).
  *   <li>The journal records requests when they are answered (a delayed one appears late; a request whose
  *       connection fails before its body arrives, or with an HTTP method the server does not serve, is not
  *       recorded), keeps no request or response bodies, and times are wall-clock receive times.

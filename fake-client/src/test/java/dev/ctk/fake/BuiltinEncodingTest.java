@@ -56,7 +56,10 @@ class BuiltinEncodingTest {
          "containers":[{"name":"c","image":"nginx:1.27","resources":{},"imagePullPolicy":"IfNotPresent",
            "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
          "dnsPolicy":"ClusterFirst","restartPolicy":"Always","terminationGracePeriodSeconds":30,
-         "securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true}"""));
+         "securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true,
+         "priority":0,"preemptionPolicy":"PreemptLowerPriority","tolerations":[
+           {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+           {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}]}"""));
     assertThat(fieldNames(reply.json().path("metadata"))).as("empty labels, annotations and finalizers are gone")
         .doesNotContain("labels", "annotations", "finalizers");
   }

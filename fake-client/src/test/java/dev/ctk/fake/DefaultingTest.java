@@ -67,8 +67,31 @@ class DefaultingTest {
            "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
          "volumes":[{"name":"v","emptyDir":{}},{"name":"cm","configMap":{"name":"x","defaultMode":420}}],
          "dnsPolicy":"ClusterFirst","restartPolicy":"Always","terminationGracePeriodSeconds":30,
-         "securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true}"""));
+         "securityContext":{},"schedulerName":"default-scheduler","enableServiceLinks":true,
+         "priority":0,"preemptionPolicy":"PreemptLowerPriority","tolerations":[
+           {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+           {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}]}"""));
     assertThat(reply.json().path("status")).isEqualTo(json("{\"phase\":\"Pending\",\"qosClass\":\"Burstable\"}"));
+  }
+
+  @Test
+  void pod_admission_plugins_add_only_what_the_pod_lacks_and_only_at_create() {
+    // GIVEN a Pod that tolerates every taint for NoExecute and names a built-in priority class
+    Reply created = api.post("/api/v1/namespaces/default/pods", """
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"critical"},"spec":{
+          "containers":[{"name":"a","image":"busybox"}],"priorityClassName":"system-node-critical",
+          "tolerations":[{"operator":"Exists","effect":"NoExecute"}]}}""");
+    // THEN DefaultTolerationSeconds adds nothing, Priority sets the class's value
+    assertThat(created.code()).isEqualTo(201);
+    assertThat(created.json().at("/spec/tolerations")).isEqualTo(json("[{\"operator\":\"Exists\",\"effect\":\"NoExecute\"}]"));
+    assertThat(created.json().at("/spec/priority").asInt()).isEqualTo(2000001000);
+    assertThat(created.json().at("/spec/preemptionPolicy").asText()).isEqualTo("PreemptLowerPriority");
+    // WHEN a label is added by a merge patch (an update)
+    Reply patched = api.patch("/api/v1/namespaces/default/pods/critical", "application/merge-patch+json",
+        "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
+    // THEN the plugins do not run again: the spec is unchanged
+    assertThat(patched.code()).isEqualTo(200);
+    assertThat(patched.json().path("spec")).isEqualTo(created.json().path("spec"));
   }
 
   @Test

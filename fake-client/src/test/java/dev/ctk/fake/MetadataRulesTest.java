@@ -174,7 +174,11 @@ class MetadataRulesTest {
   void serverFields_cannotBeChangedByUpdate() {
     ConfigMap created = client.configMaps().resource(configMap("web", Map.of("k", "v"))).create();
     Reply reply = api.put("/api/v1/namespaces/default/configmaps/web", "{\"metadata\":{\"name\":\"web\","
-        + "\"uid\":\"forged\",\"creationTimestamp\":\"2000-01-01T00:00:00Z\"},\"data\":{\"k\":\"w\"}}");
+        + "\"creationTimestamp\":\"2000-01-01T00:00:00Z\"},\"data\":{\"k\":\"w\"}}");
+    // a uid in the body is a precondition (see UidPreconditionTest); creationTimestamp is silently kept
+    Reply forged = api.put("/api/v1/namespaces/default/configmaps/web", "{\"metadata\":{\"name\":\"web\","
+        + "\"uid\":\"forged\"},\"data\":{\"k\":\"x\"}}");
+    assertThat(forged.code()).isEqualTo(409);
 
     assertThat(reply.json().path("metadata").path("uid").asText()).isEqualTo(created.getMetadata().getUid());
     assertThat(reply.json().path("metadata").path("creationTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");

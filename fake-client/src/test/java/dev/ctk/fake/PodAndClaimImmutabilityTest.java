@@ -46,10 +46,15 @@ class PodAndClaimImmutabilityTest {
 
   @Test
   void podImageToleratonAdditionsAndALowerDeadline_areAllowed() {
+    // a merge patch replaces the list: it keeps the two tolerations kube's DefaultTolerationSeconds added at create
+    // (removing them is forbidden, as on a real server) and adds two
     Reply reply = api.patch(POD, MERGE, """
         {"spec":{"activeDeadlineSeconds":30,"containers":[{"name":"main","image":"nginx:2"}],
-         "tolerations":[{"key":"dedicated","operator":"Equal","value":"web","effect":"NoSchedule"},
-                        {"key":"gpu","operator":"Exists"}]}}""");
+         "tolerations":[
+           {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+           {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+           {"key":"dedicated","operator":"Equal","value":"web","effect":"NoSchedule"},
+           {"key":"gpu","operator":"Exists"}]}}""");
 
     assertThat(reply.code()).as(reply.body()).isEqualTo(200);
     assertThat(reply.json().path("spec").path("containers").get(0).path("image").asText()).isEqualTo("nginx:2");

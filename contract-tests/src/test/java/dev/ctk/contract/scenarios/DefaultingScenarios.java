@@ -13,10 +13,13 @@ final class DefaultingScenarios {
 
   private static final String GROUP = "defaulting";
 
-  private static final String NEWER_THAN_1_20 = "field added after kube 1.20 (the fake emulates kube 1.3x): an "
-      + "older kube-apiserver does not set it";
-
   private DefaultingScenarios() {
+  }
+
+  /** The toleration kube's DefaultTolerationSeconds adds for node.kubernetes.io/{@code taint}, as canonical JSON. */
+  private static String toleration(String taint) {
+    return "{\"effect\":\"NoExecute\",\"key\":\"node.kubernetes.io/" + taint
+        + "\",\"operator\":\"Exists\",\"tolerationSeconds\":300}";
   }
 
   static List<Scenario> all() {
@@ -48,24 +51,30 @@ final class DefaultingScenarios {
             }),
 
         Scenario.named(GROUP, "a Pod gets tolerations and priority from kube's default admission plugins")
-            .knownDifference("tolerations", "the fake runs no admission plugins: DefaultTolerationSeconds adds the "
-                + "not-ready/unreachable tolerations on a real server")
-            .knownDifference("priority", "the fake runs no admission plugins: Priority sets priority 0 and "
-                + "preemptionPolicy on a real server")
-            .knownDifference("preemptionPolicy", "the fake runs no admission plugins: Priority sets priority 0 and "
-                + "preemptionPolicy on a real server")
             .body((t, o) -> {
               Response r = t.create(t.core("pods"), Manifests.pod("p"));
               JsonNode spec = r.body().path("spec");
-              o.check("tolerations", spec.path("tolerations"), Observation.ABSENT);
-              o.check("priority", spec.path("priority"), Observation.ABSENT);
-              o.check("preemptionPolicy", spec.path("preemptionPolicy"), Observation.ABSENT);
+              o.check("tolerations", spec.path("tolerations"), "[" + toleration("not-ready") + ","
+                  + toleration("unreachable") + "]");
+              o.check("priority", spec.path("priority"), "0");
+              o.check("preemptionPolicy", spec.path("preemptionPolicy"), "PreemptLowerPriority");
+            }),
+
+        Scenario.named(GROUP, "a Pod that tolerates not-ready for NoExecute gets only the unreachable toleration")
+            .body((t, o) -> {
+              Response r = t.create(t.core("pods"), """
+                  {"metadata":{"name":"tolerant"},"spec":{"containers":[{"name":"c","image":"nginx:1.25"}],
+                  "tolerations":[{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute"}],
+                  "priorityClassName":"system-cluster-critical"}}""");
+              JsonNode spec = r.body().path("spec");
+              o.check("tolerations", spec.path("tolerations"),
+                  "[{\"effect\":\"NoExecute\",\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\"},"
+                      + toleration("unreachable") + "]");
+              o.check("priority", spec.path("priority"), "2000000000");
+              o.check("preemptionPolicy", spec.path("preemptionPolicy"), "PreemptLowerPriority");
             }),
 
         Scenario.named(GROUP, "a Service gets type ClusterIP, an allocated cluster IP and port defaults")
-            .knownDifference("ipFamilies", NEWER_THAN_1_20)
-            .knownDifference("ipFamilyPolicy", NEWER_THAN_1_20)
-            .knownDifference("internalTrafficPolicy", NEWER_THAN_1_20)
             .body((t, o) -> {
               Response r = t.create(t.core("services"), """
                   {"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"selector":{"app":"web"},
@@ -85,13 +94,6 @@ final class DefaultingScenarios {
             }),
 
         Scenario.named(GROUP, "a Job gets completions, parallelism, backoffLimit and a generated selector")
-            .knownDifference("completionMode", NEWER_THAN_1_20)
-            .knownDifference("suspend", NEWER_THAN_1_20)
-            .knownDifference("podReplacementPolicy", NEWER_THAN_1_20)
-            .knownDifference("selector", "kube 1.27 added the batch.kubernetes.io/controller-uid label; kube 1.20 "
-                + "selects on controller-uid only")
-            .knownDifference("template labels", "kube 1.27 added the batch.kubernetes.io/ labels; kube 1.20 sets "
-                + "controller-uid and job-name only")
             .body((t, o) -> {
               Response r = t.create(t.apis("batch/v1", "jobs"), """
                   {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"once"},"spec":{"template":{"spec":{
@@ -114,7 +116,9 @@ final class DefaultingScenarios {
             }),
 
         Scenario.named(GROUP, "a StatefulSet gets replicas, pod management and update strategy defaults")
-            .knownDifference("persistentVolumeClaimRetentionPolicy", NEWER_THAN_1_20)
+            .knownDifferenceFrom("1.33", "updateStrategy", "kube after 1.32 also defaults "
+                + "updateStrategy.rollingUpdate.maxUnavailable to 1 (MaxUnavailableStatefulSet; seen on 1.37.2, the "
+                + "first minor that does so is not pinned down); the fake emulates 1.32")
             .body((t, o) -> {
               Response r = t.create(t.apis("apps/v1", "statefulsets"), """
                   {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},"spec":{"serviceName":"db",

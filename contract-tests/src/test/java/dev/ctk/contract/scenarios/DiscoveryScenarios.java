@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Discovery: {@code /api}, {@code /apis}, {@code /api/v1}, {@code /apis/<group>/<version>} and {@code /version},
- * the fields clients read (kubectl, fabric8, the official Java client).
+ * the fields clients read (kubectl, fabric8, the official Java client); the subresources kube lists; what an
+ * unknown group, version or resource answers.
  */
 final class DiscoveryScenarios {
 
@@ -88,8 +89,68 @@ final class DiscoveryScenarios {
               "namespaced=true kind=Scale verbs=[get, patch, update] shortNames=<absent>");
         }),
 
+        Scenario.named(GROUP, "an unknown API group answers kube's plain-text 404, an unknown version of a "
+            + "built-in group a NotFound Status").body((t, o) -> {
+              t.installCrd(Manifests.widgetCrd(t.crdGroup()));
+              for (String path : List.of("/apis/nope.example.com", "/apis/nope.example.com/v1",
+                  "/apis/nope.example.com/v1/namespaces/" + t.namespace() + "/widgets",
+                  "/apis/nope.example.com/v1/widgets?watch=true", "/apis/" + t.crdGroup() + "/v9",
+                  "/apis/" + t.crdGroup() + "/v1/namespaces/" + t.namespace() + "/nopes", "/nope")) {
+                Response r = t.api().get(path);
+                o.check(path.replace(t.crdGroup(), "<crd group>").replace(t.namespace(), "<ns>"),
+                    r.code() + " " + r.text(), "404 404 page not found\n");
+              }
+              Response create = t.api().post("/apis/nope.example.com/v1/namespaces/" + t.namespace() + "/widgets",
+                  "{}");
+              o.check("create in an unknown group", create.code() + " " + create.text(), "404 404 page not found\n");
+              for (String path : List.of("/apis/apps/v9", "/apis/apps/v9/namespaces/" + t.namespace()
+                  + "/deployments", "/api/v9/pods", "/apis/apps/v1/nopes")) {
+                Response r = t.api().get(path);
+                o.check(path.replace(t.namespace(), "<ns>"), r.outcome() + ": " + r.message() + " "
+                    + r.body().at("/details"),
+                    "404 NotFound: the server could not find the requested resource {}");
+              }
+            }),
+
+        Scenario.named(GROUP, "discovery lists the Pod, Service, Node, Namespace and ServiceAccount subresources")
+            .knownDifferenceFrom("1.33", "/api/v1 subresources", "kube 1.33 serves pods/resize (in-place Pod "
+                + "resize, beta); the fake emulates 1.32")
+            .body((t, o) -> {
+              List<String> subresources = new ArrayList<>();
+              for (JsonNode resource : t.api().get("/api/v1").body().path("resources")) {
+                String name = resource.path("name").asText();
+                if (name.contains("/") && !name.endsWith("/status") && !name.endsWith("/scale")) {
+                  subresources.add(name + " " + describe(resource) + group(resource));
+                }
+              }
+              subresources.sort(null);
+              o.check("/api/v1 subresources", subresources, List.of(
+                  "namespaces/finalize namespaced=false kind=Namespace verbs=[update] shortNames=<absent>",
+                  "nodes/proxy namespaced=false kind=NodeProxyOptions verbs=[create, delete, get, patch, update] "
+                      + "shortNames=<absent>",
+                  "pods/attach namespaced=true kind=PodAttachOptions verbs=[create, get] shortNames=<absent>",
+                  "pods/binding namespaced=true kind=Binding verbs=[create] shortNames=<absent>",
+                  "pods/ephemeralcontainers namespaced=true kind=Pod verbs=[get, patch, update] shortNames=<absent>",
+                  "pods/eviction namespaced=true kind=Eviction verbs=[create] shortNames=<absent> group=policy "
+                      + "version=v1",
+                  "pods/exec namespaced=true kind=PodExecOptions verbs=[create, get] shortNames=<absent>",
+                  "pods/log namespaced=true kind=Pod verbs=[get] shortNames=<absent>",
+                  "pods/portforward namespaced=true kind=PodPortForwardOptions verbs=[create, get] "
+                      + "shortNames=<absent>",
+                  "pods/proxy namespaced=true kind=PodProxyOptions verbs=[create, delete, get, patch, update] "
+                      + "shortNames=<absent>",
+                  "serviceaccounts/token namespaced=true kind=TokenRequest verbs=[create] shortNames=<absent> "
+                      + "group=authentication.k8s.io version=v1",
+                  "services/proxy namespaced=true kind=ServiceProxyOptions verbs=[create, delete, get, patch, "
+                      + "update] shortNames=<absent>"));
+              JsonNode log = find(t.api().get("/api/v1").body().path("resources"), "pods/log");
+              o.check("pods/log singularName", log == null ? null : log.path("singularName"), "");
+            }),
+
         Scenario.named(GROUP, "/version carries the fields clients parse")
             .knownDifference("minor", "the fake reports the kube minor version it emulates")
+            .knownDifferenceFrom("1.33", "fields", "kube 1.33 adds emulationMajor, emulationMinor, "
+                + "minCompatibilityMajor and minCompatibilityMinor (compatibility versions); the fake emulates 1.32")
             .body((t, o) -> {
               Response r = t.api().get("/version");
               List<String> fields = new ArrayList<>();
@@ -102,6 +163,12 @@ final class DiscoveryScenarios {
               o.check("gitVersion shape", r.at("/gitVersion").matches("v1\\.\\d+\\.\\d+.*"), true);
               o.check("minor", r.at("/minor"), "32");
             }));
+  }
+
+  /** {@code " group=.. version=.."} for a subresource served in another group, else nothing. */
+  private static String group(JsonNode resource) {
+    String group = resource.path("group").asText("");
+    return group.isEmpty() ? "" : " group=" + group + " version=" + resource.path("version").asText();
   }
 
   private static JsonNode find(JsonNode list, String name) {

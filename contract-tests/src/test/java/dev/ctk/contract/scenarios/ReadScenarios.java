@@ -4,6 +4,7 @@ import static dev.ctk.contract.scenarios.Manifests.configMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.contract.Observation;
+import dev.ctk.contract.RawApi;
 import dev.ctk.contract.Response;
 import dev.ctk.contract.Scenario;
 import java.net.URLEncoder;
@@ -13,7 +14,8 @@ import java.util.List;
 
 /**
  * Reads: label selectors (every operator), field selectors (generic and Pod-specific; unsupported ones), pagination
- * with {@code limit}/{@code continue}/{@code remainingItemCount}, the list's resourceVersion.
+ * with {@code limit}/{@code continue}/{@code remainingItemCount}, the list's resourceVersion, lists at an exact older
+ * resourceVersion and {@code resourceVersionMatch}.
  */
 final class ReadScenarios {
 
@@ -124,20 +126,76 @@ final class ReadScenarios {
         }),
 
         Scenario.named(GROUP, "a list with limit at an older resourceVersion reads that exact snapshot")
-            .knownDifference("items at the old resourceVersion", "the fake keeps no old snapshots: a list at an "
-                + "exact older resourceVersion answers the current state (package dev.ctk.fake, limits)")
-            .knownDifference("list resourceVersion", "the fake keeps no old snapshots: a list at an exact older "
-                + "resourceVersion answers the current state and resourceVersion")
             .body((t, o) -> {
               t.create(t.core("configmaps"), configMap("a"));
               Response before = t.api().get(t.core("configmaps"));
               t.create(t.core("configmaps"), configMap("b"));
               Response old = t.api().get(t.core("configmaps?limit=10&resourceVersion=" + before.resourceVersion()));
               o.check("list", old.outcome(), "200");
-              o.check("items at the old resourceVersion", names(old), List.of("a", "b"));
+              o.check("items at the old resourceVersion", names(old), List.of("a"));
               o.check("list resourceVersion", Observation.order(before.resourceVersion(), old.resourceVersion()),
-                  "increased");
+                  "same");
+            }),
+
+        Scenario.named(GROUP, "resourceVersionMatch: Exact reads the snapshot, paged; NotOlderThan the present")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), configMap("a"));
+              t.create(t.core("configmaps"), configMap("c"));
+              String rv = t.api().get(t.core("configmaps")).resourceVersion();
+              t.create(t.core("configmaps"), configMap("b"));
+              t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, "{\"data\":{\"k\":\"w\"}}");
+              t.api().delete(t.core("configmaps/c"));
+              Response exact = t.api().get(t.core("configmaps?resourceVersionMatch=Exact&resourceVersion=" + rv));
+              o.check("Exact", items(exact), List.of("a k=v", "c k=v"));
+              o.check("Exact resourceVersion", Observation.order(rv, exact.resourceVersion()), "same");
+              Response first = t.api().get(t.core("configmaps?limit=1&resourceVersionMatch=Exact&resourceVersion="
+                  + rv));
+              o.check("Exact page 1", items(first) + " remaining " + first.at("/metadata/remainingItemCount"),
+                  "[a k=v] remaining 1");
+              Response second = t.api().get(t.core("configmaps?limit=1&continue=" + first.at("/metadata/continue")));
+              o.check("Exact page 2", items(second), List.of("c k=v"));
+              o.check("Exact page 2 resourceVersion", Observation.order(rv, second.resourceVersion()), "same");
+              Response newer = t.api().get(t.core("configmaps?resourceVersionMatch=NotOlderThan&resourceVersion="
+                  + rv));
+              o.check("NotOlderThan", items(newer), List.of("a k=w", "b k=v"));
+              o.check("NotOlderThan resourceVersion", Observation.order(rv, newer.resourceVersion()), "increased");
+              o.check("without resourceVersionMatch", items(t.api().get(t.core("configmaps?resourceVersion=" + rv))),
+                  List.of("a k=w", "b k=v"));
+              for (String query : List.of("resourceVersionMatch=Exact", "resourceVersionMatch=Exact&resourceVersion=0",
+                  "resourceVersionMatch=Bogus&resourceVersion=" + rv)) {
+                Response r = t.api().get(t.core("configmaps?" + query));
+                String cause = switch (query) {
+                  case "resourceVersionMatch=Exact" -> "Forbidden: resourceVersionMatch is forbidden unless "
+                      + "resourceVersion is provided";
+                  case "resourceVersionMatch=Exact&resourceVersion=0" -> "Forbidden: resourceVersionMatch "
+                      + "\"exact\" is forbidden for resourceVersion \"0\"";
+                  default -> "Unsupported value: \"Bogus\": supported values: \"Exact\", \"NotOlderThan\", \"\"";
+                };
+                String key = query.replace(rv, "<rv>");
+                o.check(key, r.outcome() + ": " + r.message(), "422 Invalid: ListOptions.meta.k8s.io \"\" is invalid: "
+                    + "resourceVersionMatch: " + cause);
+                o.check(key + " causes", r.causes(), List.of((cause.startsWith("Forbidden") ? "FieldValueForbidden"
+                    : "FieldValueNotSupported") + " resourceVersionMatch: " + cause));
+                o.check(key + " details", r.at("/details/group") + " " + r.at("/details/kind") + " name="
+                    + r.at("/details/name"), "meta.k8s.io ListOptions name=null");
+              }
+              Response bad = t.api().get(t.core("configmaps?limit=1&resourceVersion=abc"));
+              o.check("a resourceVersion that is not a number", bad.outcome() + ": " + bad.message(),
+                  "400 BadRequest: invalid resource version: resourceVersion: Invalid value: \"abc\": "
+                      + "strconv.ParseUint: parsing \"abc\": invalid syntax");
             }));
+  }
+
+  /** {@code name k=<data.k>} per item of a list, in the order the server sent them. */
+  static List<String> items(Response list) {
+    if (list.code() != 200) {
+      return List.of(list.outcome() + ": " + list.message());
+    }
+    List<String> items = new ArrayList<>();
+    for (JsonNode item : list.body().path("items")) {
+      items.add(item.at("/metadata/name").asText() + " k=" + item.at("/data/k").asText());
+    }
+    return items;
   }
 
   /** The names of a list's items, in the order the server sent them. */

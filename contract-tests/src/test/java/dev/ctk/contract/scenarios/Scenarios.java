@@ -29,7 +29,9 @@ public final class Scenarios {
     all.addAll(ReadScenarios.all());
     all.addAll(WatchScenarios.all());
     all.addAll(CrdScenarios.all());
+    all.addAll(CelScenarios.all());
     all.addAll(DiscoveryScenarios.all());
+    all.addAll(EventScenarios.all());
     return List.copyOf(all);
   }
 }

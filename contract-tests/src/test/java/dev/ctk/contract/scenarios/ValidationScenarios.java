@@ -64,17 +64,20 @@ final class ValidationScenarios {
           o.check("causes", r.causes(), List.of("FieldValueRequired spec.containers: Required value"));
         }),
 
-        Scenario.named(GROUP, "a Deployment's spec.selector is immutable").body((t, o) -> {
-          t.create(t.apis("apps/v1", "deployments"), Manifests.deployment("web"));
-          Response r = t.api().patch(t.apis("apps/v1", "deployments/web"), RawApi.MERGE_PATCH,
-              "{\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"web\",\"x\":\"y\"}},"
-                  + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\",\"x\":\"y\"}}}}}");
-          o.check("patch", r.outcome(), "422 Invalid");
-          o.check("message", r.message(), "Deployment.apps \"web\" is invalid: spec.selector: Invalid value: "
-              + "v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"x\":\"y\"}, "
-              + "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable");
-          o.check("causes", r.causes().size(), 1);
-        }),
+        Scenario.named(GROUP, "a Deployment's spec.selector is immutable")
+            .knownDifferenceFrom("1.34", "message", "kube 1.34 prints a field error's value as JSON "
+                + "({\"matchLabels\":...}); 1.32 prints it in Go syntax (v1.LabelSelector{...}), as the fake does")
+            .body((t, o) -> {
+              t.create(t.apis("apps/v1", "deployments"), Manifests.deployment("web"));
+              Response r = t.api().patch(t.apis("apps/v1", "deployments/web"), RawApi.MERGE_PATCH,
+                  "{\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"web\",\"x\":\"y\"}},"
+                      + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\",\"x\":\"y\"}}}}}");
+              o.check("patch", r.outcome(), "422 Invalid");
+              o.check("message", r.message(), "Deployment.apps \"web\" is invalid: spec.selector: Invalid value: "
+                  + "v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"x\":\"y\"}, "
+                  + "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable");
+              o.check("causes", r.causes().size(), 1);
+            }),
 
         Scenario.named(GROUP, "an immutable ConfigMap rejects changes to data and to immutable").body((t, o) -> {
           t.create(t.core("configmaps"),
@@ -103,18 +106,102 @@ final class ValidationScenarios {
               + "`immutable` is set");
         }),
 
-        Scenario.named(GROUP, "a Service's cluster IP may not change").body((t, o) -> {
-          Response created = t.create(t.core("services"), Manifests.service("web"));
-          String ip = created.at("/spec/clusterIP");
-          String other = ip.substring(0, ip.lastIndexOf('.') + 1) + (ip.endsWith(".99") ? "98" : "99");
-          Response r = t.api().patch(t.core("services/web"), RawApi.MERGE_PATCH,
-              "{\"spec\":{\"clusterIP\":\"" + other + "\"}}");
-          o.check("patch", r.outcome(), "422 Invalid");
-          o.check("message", Observation.withoutIps(r.message()), "Service \"web\" is invalid: spec.clusterIPs[0]: "
-              + "Invalid value: []string{\"<IPv4>\"}: may not change once set");
-          o.check("causes", Observation.withoutIps(String.join("; ", r.causes())), "FieldValueInvalid "
-              + "spec.clusterIPs[0]: Invalid value: []string{\"<IPv4>\"}: may not change once set");
-        }));
+        Scenario.named(GROUP, "a Service's cluster IP may not change")
+            .knownDifferenceFrom("1.34", "message", "kube 1.34 prints a field error's value as JSON "
+                + "([\"10.0.0.1\"]); 1.32 prints it in Go syntax ([]string{\"10.0.0.1\"}), as the fake does")
+            .knownDifferenceFrom("1.34", "causes", "kube 1.34 prints a field error's value as JSON; 1.32 in Go syntax, "
+                + "as the fake does")
+            .body((t, o) -> {
+              Response created = t.create(t.core("services"), Manifests.service("web"));
+              String ip = created.at("/spec/clusterIP");
+              String other = ip.substring(0, ip.lastIndexOf('.') + 1) + (ip.endsWith(".99") ? "98" : "99");
+              Response r = t.api().patch(t.core("services/web"), RawApi.MERGE_PATCH,
+                  "{\"spec\":{\"clusterIP\":\"" + other + "\"}}");
+              o.check("patch", r.outcome(), "422 Invalid");
+              o.check("message", Observation.withoutIps(r.message()), "Service \"web\" is invalid: spec.clusterIPs[0]: "
+                  + "Invalid value: []string{\"<IPv4>\"}: may not change once set");
+              o.check("causes", Observation.withoutIps(String.join("; ", r.causes())), "FieldValueInvalid "
+                  + "spec.clusterIPs[0]: Invalid value: []string{\"<IPv4>\"}: may not change once set");
+            }),
+
+        Scenario.named(GROUP, "a Service's clusterIP and clusterIPs: kube's causes for each way of changing them")
+            .knownDifferenceFrom("1.34", "message: *", "kube 1.34 prints a field error's value as JSON "
+                + "([\"10.0.0.1\"]); 1.32 prints it in Go syntax ([]string{\"10.0.0.1\"}), as the fake does")
+            .body((t, o) -> {
+              Response created = t.create(t.core("services"), Manifests.service("web"));
+              String ip = created.at("/spec/clusterIP");
+              String prefix = ip.substring(0, ip.lastIndexOf('.') + 1);
+              String other = prefix + (ip.endsWith(".99") ? "98" : "99");
+              String third = prefix + (ip.endsWith(".97") ? "96" : "97");
+              String path = t.core("services/web");
+              String mustMatch = "spec.clusterIPs: Invalid value: []string{\"<IPv4>\"}: first value must match "
+                  + "`clusterIP`";
+              String perFamily = "spec.clusterIPs: Invalid value: []string{\"<IPv4>\", \"<IPv4>\"}: may specify no "
+                  + "more than one IP for each IP family";
+              String unchanged = "clusterIP=<IPv4> clusterIPs=[\"<IPv4>\"] ipFamilies=[\"IPv4\"] "
+                  + "ipFamilyPolicy=SingleStack";
+              change(t, o, path, "clusterIPs only", "{\"spec\":{\"clusterIPs\":[\"" + other + "\"]}}",
+                  "422 Invalid", "Service \"web\" is invalid: " + mustMatch, List.of(mustMatch));
+              change(t, o, path, "a second IPv4 in clusterIPs", "{\"spec\":{\"clusterIPs\":[\"" + ip + "\",\""
+                  + third + "\"]}}", "422 Invalid", "Service \"web\" is invalid: " + perFamily, List.of(perFamily));
+              String mustMatchTwo = mustMatch.replace("{\"<IPv4>\"}", "{\"<IPv4>\", \"<IPv4>\"}");
+              change(t, o, path, "two other IPv4s in clusterIPs", "{\"spec\":{\"clusterIPs\":[\"" + other + "\",\""
+                  + third + "\"]}}", "422 Invalid", "Service \"web\" is invalid: [" + mustMatchTwo + ", " + perFamily
+                  + "]", List.of(mustMatchTwo, perFamily));
+              String immutable = "spec.clusterIPs[0]: Invalid value: []string{\"<IPv4>\"}: may not change once set";
+              change(t, o, path, "both to another IP", "{\"spec\":{\"clusterIP\":\"" + other
+                  + "\",\"clusterIPs\":[\"" + other + "\"]}}", "422 Invalid", "Service \"web\" is invalid: "
+                  + immutable, List.of(immutable));
+              change(t, o, path, "clusterIP emptied", "{\"spec\":{\"clusterIP\":\"\"}}", "200", unchanged, null);
+              change(t, o, path, "clusterIPs removed", "{\"spec\":{\"clusterIPs\":null}}", "200", unchanged, null);
+              Response put = t.api().put(path, Manifests.service("web").replace("\"spec\":{",
+                  "\"spec\":{\"clusterIP\":\"" + ip + "\",\"clusterIPs\":[\"" + other + "\"],"));
+              expect(o, "update with clusterIPs[0] other than clusterIP", put, "422 Invalid",
+                  "Service \"web\" is invalid: " + mustMatch, List.of(mustMatch));
+              change(t, o, path, "to ExternalName", "{\"spec\":{\"type\":\"ExternalName\","
+                  + "\"externalName\":\"web.example.com\"}}", "200",
+                  "type=ExternalName clusterIP=null clusterIPs=null ipFamilies=null ipFamilyPolicy=null", null);
+              String forbidden = "spec.ipFamilies: Forbidden: may not be set for ExternalName services";
+              change(t, o, path, "ipFamilies on an ExternalName Service", "{\"spec\":{\"ipFamilies\":[\"IPv4\"]}}",
+                  "422 Invalid", "Service \"web\" is invalid: " + forbidden, List.of(forbidden));
+              Response headless = t.create(t.core("services"), "{\"apiVersion\":\"v1\",\"kind\":\"Service\","
+                  + "\"metadata\":{\"name\":\"headless\"},\"spec\":{\"clusterIP\":\"None\","
+                  + "\"ports\":[{\"port\":80}]}}");
+              o.check("headless without selector", addresses(headless), "clusterIP=None clusterIPs=[\"None\"] "
+                  + "ipFamilies=[\"IPv4\",\"IPv6\"] ipFamilyPolicy=RequireDualStack");
+            }));
+  }
+
+  /** Patches a Service and checks the answer: see {@link #expect}. */
+  private static void change(dev.ctk.contract.ContractTarget t, Observation o, String path, String what,
+      String patch, String outcome, String text, List<String> causes) {
+    expect(o, what, t.api().patch(path, RawApi.MERGE_PATCH, patch), outcome, text, causes);
+  }
+
+  /**
+   * Checks an answer: its outcome; then, for a 200, the Service's addresses ({@code text}); else the message
+   * ({@code text}) and the causes, each {@code field: message}; IPs normalized.
+   */
+  private static void expect(Observation o, String what, Response r, String outcome, String text,
+      List<String> causes) {
+    o.check(what, r.outcome(), outcome);
+    if (r.code() == 200) {
+      o.check("addresses: " + what, addresses(r), text);
+      return;
+    }
+    o.check("message: " + what, Observation.withoutIps(r.message()), text);
+    List<String> found = new java.util.ArrayList<>();
+    for (com.fasterxml.jackson.databind.JsonNode cause : r.body().at("/details/causes")) {
+      found.add(Observation.withoutIps(cause.path("field").asText() + ": " + cause.path("message").asText()));
+    }
+    o.check("message: " + what + " causes", found, causes == null ? List.of() : causes);
+  }
+
+  /** A Service's addresses, IPs normalized. */
+  private static String addresses(Response r) {
+    return Observation.withoutIps("type=" + r.at("/spec/type") + " clusterIP=" + r.at("/spec/clusterIP")
+        + " clusterIPs=" + r.at("/spec/clusterIPs") + " ipFamilies=" + r.at("/spec/ipFamilies") + " ipFamilyPolicy="
+        + r.at("/spec/ipFamilyPolicy")).replace("type=ClusterIP ", "");
   }
 
   /**

@@ -11,7 +11,8 @@ import java.util.Objects;
 
 /**
  * Writes: create, update, patch, delete, deletecollection and the rules around them (AlreadyExists, Conflict,
- * preconditions, URL vs body, missing namespace, generateName, dryRun).
+ * preconditions, a {@code metadata.uid} that disagrees, URL vs body, missing namespace, generateName, dryRun and its
+ * bad values).
  */
 final class WriteScenarios {
 
@@ -184,6 +185,84 @@ final class WriteScenarios {
           o.check("dry patch answer", dryPatch.at("/data/k"), "w");
           o.check("data unchanged", t.api().get(t.core("configmaps/web")).at("/data/k"), "v");
         }),
+
+        Scenario.named(GROUP, "an update whose metadata.uid disagrees answers 409, a patch that changes it 422")
+            .knownDifferenceFrom("1.33", "patch causes", "kube after 1.32 reports the ConfigMap's immutable uid "
+                + "once, not once from the common metadata checks and again from the ConfigMap strategy (seen on "
+                + "1.37.2; the first minor that does so is not pinned down)")
+            .body((t, o) -> {
+              Response created = t.create(t.core("configmaps"), configMap("web"));
+              String other = "6a1e5c3e-0000-4000-8000-000000000000";
+              String withOther = configMap("web").replace("\"name\":\"web\"", "\"name\":\"web\",\"uid\":\"" + other
+                  + "\"");
+              Response put = t.api().put(t.core("configmaps/web"), withOther.replace("\"v\"", "\"w\""));
+              o.check("update", put.outcome(), "409 Conflict");
+              o.check("update message", put.message(), "Operation cannot be fulfilled on configmaps \"web\": "
+                  + "StorageError: invalid object, Code: 4, Key: /registry/configmaps/<ns>/web, ResourceVersion: 0, "
+                  + "AdditionalErrorMsg: Precondition failed: UID in precondition: <uid>, UID in object meta: <uid>");
+              o.check("update details", put.body().at("/details"), "{\"kind\":\"configmaps\",\"name\":\"web\"}");
+              o.check("update names the stored uid", put.message() != null
+                  && put.message().endsWith("UID in object meta: " + created.at("/metadata/uid")), true);
+              Response stale = t.api().put(t.core("configmaps/web"), WriteScenarios.withResourceVersion(withOther,
+                  "1"));
+              o.check("update with a stale resourceVersion too", stale.outcome() + " " + (stale.message() != null
+                  && stale.message().contains("Precondition failed")), "409 Conflict true");
+              Response patch = t.api().patch(t.core("configmaps/web"), RawApi.MERGE_PATCH,
+                  "{\"metadata\":{\"uid\":\"" + other + "\"}}");
+              o.check("patch", patch.outcome(), "422 Invalid");
+              o.check("patch message", patch.message(), "ConfigMap \"web\" is invalid: metadata.uid: Invalid value: "
+                  + "\"<uid>\": field is immutable");
+              o.check("patch causes", patch.causes(), List.of(
+                  "FieldValueInvalid metadata.uid: Invalid value: \"<uid>\": field is immutable",
+                  "FieldValueInvalid metadata.uid: Invalid value: \"<uid>\": field is immutable"));
+              Response same = t.api().put(t.core("configmaps/web"), configMap("web").replace("\"name\":\"web\"",
+                  "\"name\":\"web\",\"uid\":\"" + created.at("/metadata/uid") + "\"").replace("\"v\"", "\"w\""));
+              o.check("update with the stored uid", same.outcome(), "200");
+              o.check("data", t.api().get(t.core("configmaps/web")).at("/data/k"), "w");
+            }),
+
+        Scenario.named(GROUP, "a dryRun value other than All answers 422 Invalid, naming the verb's options")
+            .knownDifferenceFrom("1.34", "message: *", "kube 1.34 prints a field error's value as JSON "
+                + "([\"Bogus\"]); 1.32 prints it in Go syntax ([]string{\"Bogus\"}), as the fake does")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), configMap("web"));
+              String unsupported = "is invalid: dryRun: Unsupported value: []string{\"Bogus\"}: supported values: "
+                  + "\"All\"";
+              Response create = t.api().post(t.core("configmaps?dryRun=Bogus"), configMap("other"));
+              o.check("create", create.outcome(), "422 Invalid");
+              o.check("message: create", create.message(), "CreateOptions.meta.k8s.io \"\" " + unsupported);
+              o.check("message: create details", create.body().at("/details"), "{\"causes\":[{\"field\":\"dryRun\","
+                  + "\"message\":\"Unsupported value: []string{\\\"Bogus\\\"}: supported values: \\\"All\\\"\","
+                  + "\"reason\":\"FieldValueNotSupported\"}],\"group\":\"meta.k8s.io\",\"kind\":\"CreateOptions\"}");
+              Response two = t.api().post(t.core("configmaps?dryRun=All&dryRun=all"), configMap("other"));
+              o.check("create with two values", two.outcome(), "422 Invalid");
+              o.check("message: create with two values", two.message(), "CreateOptions.meta.k8s.io \"\" is invalid: "
+                  + "dryRun: Unsupported value: []string{\"All\", \"all\"}: supported values: \"All\"");
+              Response empty = t.api().post(t.core("configmaps?dryRun="), configMap("other"));
+              o.check("create with an empty value", empty.outcome(), "422 Invalid");
+              o.check("message: create with an empty value", empty.message(), "CreateOptions.meta.k8s.io \"\" is "
+                  + "invalid: dryRun: Unsupported value: []string{\"\"}: supported values: \"All\"");
+              Response update = t.api().put(t.core("configmaps/web?dryRun=Bogus"), configMap("web"));
+              o.check("update", update.outcome(), "422 Invalid");
+              o.check("message: update", update.message(), "UpdateOptions.meta.k8s.io \"\" " + unsupported);
+              Response patch = t.api().patch(t.core("configmaps/web?dryRun=Bogus"), RawApi.MERGE_PATCH, "{}");
+              o.check("patch", patch.outcome(), "422 Invalid");
+              o.check("message: patch", patch.message(), "PatchOptions.meta.k8s.io \"\" " + unsupported);
+              Response delete = t.api().delete(t.core("configmaps/web?dryRun=Bogus"));
+              o.check("delete", delete.outcome(), "422 Invalid");
+              o.check("message: delete", delete.message(), "DeleteOptions.meta.k8s.io \"\" " + unsupported);
+              Response body = t.api().delete(t.core("configmaps/web"), "{\"dryRun\":[\"Bogus\"]}");
+              o.check("delete with DeleteOptions", body.outcome(), "422 Invalid");
+              o.check("message: delete with DeleteOptions", body.message(), "DeleteOptions.meta.k8s.io \"\" "
+                  + unsupported);
+              o.check("DeleteOptions win over the query", t.api().delete(t.core("configmaps/web?dryRun=Bogus"),
+                  "{\"dryRun\":[\"All\"]}").outcome(), "200");
+              o.check("before the body is read", t.api().post(t.core("configmaps?dryRun=Bogus"), "{").outcome(),
+                  "422 Invalid");
+              o.check("before the namespace is looked up", t.api().post("/api/v1/namespaces/" + t.namespace()
+                  + "-missing/configmaps?dryRun=Bogus", configMap("other")).outcome(), "422 Invalid");
+              o.check("nothing written", ReadScenarios.names(t.api().get(t.core("configmaps"))), List.of("web"));
+            }),
 
         Scenario.named(GROUP, "deletecollection with a label selector deletes only what it selects")
             .body((t, o) -> {

@@ -2,9 +2,11 @@ package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.AdmissionRequest.Operation;
+import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.WriteOptions;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -23,7 +25,8 @@ import java.util.function.Function;
  * <p>Kinds are looked up in a per-kind table (core, apps, batch); every other kind gets only the metadata checks
  * (name per {@link NameRule}, labels, annotations), custom resources their CRD version's structural schema too
  * ({@link dev.ctk.fake.internal.schema.CustomResourceSchema}: decoding in {@link #defaults}, validation in
- * {@link #admitCreate} and {@link #admitUpdate}).
+ * {@link #admitCreate} and {@link #admitUpdate}), then their CRD validation rules
+ * ({@link dev.ctk.fake.internal.cel.CustomResourceRules}) unless earlier errors block them, as in kube.
  *
  * <p>The admission hooks a test registered ({@link AdmissionHooks}) run around these steps as kube runs webhooks:
  * {@link #mutateCreate} / {@link #mutateUpdate} right after {@link #defaults}, {@link #validateCreate} /
@@ -75,6 +78,8 @@ public final class Admission {
           WorkloadValidation::jobUpdate)),
       Map.entry("batch/CronJob", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::cronJob,
           NOTHING_ON_CREATE, NOTHING_ON_UPDATE)),
+      Map.entry("events.k8s.io/Event", new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, NOTHING_ON_CREATE,
+          EventValidation::eventsUpdate)),
       Map.entry("rbac.authorization.k8s.io/Role", pathSegmentNames()),
       Map.entry("rbac.authorization.k8s.io/ClusterRole", pathSegmentNames()),
       Map.entry("rbac.authorization.k8s.io/RoleBinding", pathSegmentNames()),
@@ -118,6 +123,7 @@ public final class Admission {
       JobSelector.generate(object);
     }
     if (isCore(type, "Pod")) {
+      PodAdmissionPlugins.onCreate(object);
       PodStatus.pending(object);
     }
     if (isCore(type, "PersistentVolumeClaim")) {
@@ -125,6 +131,8 @@ public final class Admission {
     }
     errors.addAll(rules.validateCreate().apply(object));
     type.schema().ifPresent(schema -> errors.addSchema(schema.validateCreate(object)));
+    type.validationRules().ifPresent(cel -> errors.addSchema(errors.blocksValidationRules()
+        ? List.of(CustomResourceRules.notChecked()) : cel.validateCreate(object)));
     errors.throwIfAny(type.group(), type.kind(), object.path("metadata").path("name").asText());
   }
 
@@ -134,16 +142,19 @@ public final class Admission {
    *
    * @param current the stored object
    * @param next the object to store (modified in place: Service addresses the body left out)
-   * @param subresource {@code "status"} or {@code null}; a status write is not validated beyond what the store does
+   * @param subresource {@code "status"} (or another subresource writing single fields, e.g. {@code binding}) or
+   *     {@code null}; a subresource write is not validated beyond what the store does
    * @throws ApiError 422 Invalid with every problem found
    */
   public void admitUpdate(ResourceType type, ObjectNode current, ObjectNode next, String subresource) {
-    if ("status".equals(subresource)) {
+    if (subresource != null) {
       type.schema().ifPresent(schema -> {
         // the status body went through the decoder too: prune and default it, then check it as kube's status strategy
         schema.decode(next);
-        new FieldErrors().addSchema(schema.validateStatusUpdate(next, current))
-            .throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
+        FieldErrors errors = new FieldErrors().addSchema(schema.validateStatusUpdate(next, current));
+        type.validationRules().ifPresent(cel -> errors.addSchema(errors.blocksValidationRules()
+            ? List.of(CustomResourceRules.notChecked()) : cel.validateStatusUpdate(next, current)));
+        errors.throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
       });
       return;
     }
@@ -151,9 +162,11 @@ public final class Admission {
     if (isCore(type, "Service")) {
       ServiceAllocation.update(current, next, serviceAddresses);
     }
-    FieldErrors errors = MetadataValidation.onUpdate(next);
+    FieldErrors errors = MetadataValidation.onUpdate(current, next);
     errors.addAll(rules.validateUpdate().apply(current, next));
     type.schema().ifPresent(schema -> errors.addSchema(schema.validateUpdate(next, current)));
+    type.validationRules().ifPresent(cel -> errors.addSchema(errors.blocksValidationRules()
+        ? List.of(CustomResourceRules.notChecked()) : cel.validateUpdate(next, current)));
     errors.throwIfAny(type.group(), type.kind(), next.path("metadata").path("name").asText());
   }
 

@@ -3,6 +3,7 @@ package dev.ctk.fake.internal.admission;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
@@ -83,6 +84,11 @@ final class FieldErrors {
 
   boolean isEmpty() {
     return errors.isEmpty();
+  }
+
+  /** Whether the errors so far keep kube from evaluating CRD validation rules ({@code hasBlockingErr}). */
+  boolean blocksValidationRules() {
+    return CustomResourceRules.blocks(errors.stream().map(FieldError::type).toList());
   }
 
   List<FieldError> errors() {

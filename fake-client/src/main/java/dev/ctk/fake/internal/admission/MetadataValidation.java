@@ -41,9 +41,18 @@ final class MetadataValidation {
     return errors.addAll(labelsAndAnnotations(meta));
   }
 
-  /** The checks made on update (name and namespace cannot change: the store keeps them). */
-  static FieldErrors onUpdate(JsonNode object) {
-    return labelsAndAnnotations(object.path("metadata"));
+  /**
+   * The checks made on update (name and namespace cannot change: the store keeps them). A changed {@code uid} (a
+   * patch that sets one; a PUT's is refused earlier, as a precondition) is reported twice, as kube 1.32 does: once by
+   * the generic registry's common-field checks, once by the kind's own update validation.
+   */
+  static FieldErrors onUpdate(JsonNode current, JsonNode object) {
+    FieldErrors errors = new FieldErrors();
+    String uid = object.path("metadata").path("uid").asText("");
+    if (!uid.equals(current.path("metadata").path("uid").asText(""))) {
+      errors.invalid("metadata.uid", uid, "field is immutable").invalid("metadata.uid", uid, "field is immutable");
+    }
+    return errors.addAll(labelsAndAnnotations(object.path("metadata")));
   }
 
   private static FieldErrors labelsAndAnnotations(JsonNode meta) {

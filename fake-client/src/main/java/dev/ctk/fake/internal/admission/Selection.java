@@ -7,11 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
  * DoesNotExist) selects a label set, as kube's {@code LabelSelectorAsSelector(...).Matches(...)} decides. An
  * unknown operator selects nothing.
  */
-final class Selection {
+public final class Selection {
 
   private Selection() {}
 
-  static boolean matches(JsonNode selector, JsonNode labels) {
+  /**
+   * Whether {@code selector} selects an object with {@code labels}.
+   *
+   * @param selector a {@code LabelSelector} ({@code matchLabels}, {@code matchExpressions}); empty selects all
+   * @param labels the object's {@code metadata.labels} (missing for none)
+   * @return whether it is selected
+   */
+  public static boolean matches(JsonNode selector, JsonNode labels) {
     for (var entry : selector.path("matchLabels").properties()) {
       if (!labels.has(entry.getKey()) || !labels.get(entry.getKey()).asText().equals(entry.getValue().asText())) {
         return false;

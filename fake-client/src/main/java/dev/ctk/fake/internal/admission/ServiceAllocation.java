@@ -1,7 +1,6 @@
 package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
@@ -12,9 +11,9 @@ import java.util.Set;
  * What kube's Service registry allocates: a cluster IP from the service CIDR {@value #SERVICE_CIDR} (the lowest
  * free address from {@code 10.96.0.1} upwards, where kube picks at random; {@code 10.96.0.1} is kube's
  * {@code kubernetes} Service, which the fake does not create but does not hand out either), {@code clusterIPs},
- * {@code ipFamilies [IPv4]} and {@code ipFamilyPolicy SingleStack} (RequireDualStack for a headless Service
- * without selector, as kube does), and node ports from 30000-32767 (lowest free first) for NodePort and
- * LoadBalancer. On update, values the body leaves out are kept from the stored Service, as kube does.
+ * {@code ipFamilies [IPv4]} and {@code ipFamilyPolicy SingleStack} (RequireDualStack and
+ * {@code [IPv4, IPv6]} for a headless Service without selector, as kube does), and node ports from 30000-32767
+ * (lowest free first) for NodePort and LoadBalancer. On update, values the body leaves out are kept from the stored Service, as kube does.
  *
  * <p>Free means not used by any stored Service ({@link ServiceAddresses}, kept from the store's commits); a dry run
  * allocates without reserving.
@@ -70,46 +69,92 @@ final class ServiceAllocation {
     if (spec.path("ipFamilies").isEmpty()) {
       spec.putArray("ipFamilies").add("IPv4");
     }
+    if (headlessWithoutSelector && !spec.path("ipFamilyPolicy").asText().equals("SingleStack")
+        && spec.path("ipFamilies").size() == 1) {
+      // as kube: a headless Service without selector may list both families even on a single-stack cluster
+      ((com.fasterxml.jackson.databind.node.ArrayNode) spec.get("ipFamilies"))
+          .add(spec.path("ipFamilies").get(0).asText().equals("IPv4") ? "IPv6" : "IPv4");
+    }
     nodePorts(spec, existing, null);
     return errors;
   }
 
-  /** On update: keeps allocated values the body leaves out, allocates what a type change newly needs. */
+  /**
+   * On update: keeps allocated values the body leaves out and pre-validates the address fields
+   * ({@link ServiceIpFamilies}: their errors answer 422 at once, as kube's), allocates what a type change from
+   * ExternalName newly needs, and drops what a type change leaves unneeded if the body kept it unchanged (kube's
+   * {@code dropTypeDependentFields}: the cluster IPs, families and policy on a change to ExternalName, node ports on
+   * a change to a type without them).
+   *
+   * @throws dev.ctk.fake.internal.status.ApiError 422 Invalid from the pre-validation
+   */
   static void update(ObjectNode current, ObjectNode next, ServiceAddresses existing) {
     JsonNode old = current.path("spec");
     ObjectNode spec = Json.object(next, "spec");
-    String oldType = old.path("type").asText("ClusterIP");
-    String type = spec.path("type").asText();
-    if (type.equals("ExternalName")) {
+    ServiceIpFamilies.update(current, next).throwIfAny("", "Service", next.path("metadata").path("name").asText());
+    dropTypeDependentFields(old, spec);
+    if (ServiceIpFamilies.externalName(spec)) {
       return;
     }
-    if (oldType.equals("ExternalName")) {
+    if (ServiceIpFamilies.externalName(old)) {
       create(next, existing);
       return;
-    }
-    if (spec.path("clusterIP").asText("").isEmpty() && old.has("clusterIP")) {
-      spec.set("clusterIP", old.get("clusterIP").deepCopy());
-    }
-    if (spec.path("clusterIPs").isEmpty() && old.has("clusterIPs")) {
-      spec.set("clusterIPs", old.get("clusterIPs").deepCopy());
-    }
-    // as kube normalizes: a changed clusterIP with unchanged clusterIPs is a change of clusterIPs[0]
-    if (!spec.path("clusterIPs").isEmpty() && sameClusterIps(old, spec)
-        && !spec.path("clusterIP").asText().equals(old.path("clusterIP").asText())) {
-      ((ArrayNode) spec.get("clusterIPs")).set(0, spec.get("clusterIP").deepCopy());
-    }
-    if (Json.absent(spec, "ipFamilyPolicy") && old.has("ipFamilyPolicy")) {
-      spec.set("ipFamilyPolicy", old.get("ipFamilyPolicy").deepCopy());
-    }
-    if (spec.path("ipFamilies").isEmpty() && old.has("ipFamilies")) {
-      spec.set("ipFamilies", old.get("ipFamilies").deepCopy());
     }
     nodePorts(spec, existing, old);
   }
 
-  /** Whether the update kept the stored {@code clusterIPs} (then a changed {@code clusterIP} is what counts). */
-  private static boolean sameClusterIps(JsonNode old, JsonNode spec) {
-    return old.path("clusterIPs").equals(spec.path("clusterIPs"));
+  private static void dropTypeDependentFields(JsonNode old, ObjectNode spec) {
+    if (!ServiceIpFamilies.externalName(old) && ServiceIpFamilies.externalName(spec)) {
+      if (ServiceIpFamilies.same(old, spec, "clusterIPs") && ServiceIpFamilies.same(old, spec, "clusterIP")) {
+        spec.remove("clusterIP");
+        spec.remove("clusterIPs");
+      }
+      if (ServiceIpFamilies.same(old, spec, "ipFamilies")) {
+        spec.remove("ipFamilies");
+      }
+      if (ServiceIpFamilies.same(old, spec, "ipFamilyPolicy")) {
+        spec.remove("ipFamilyPolicy");
+      }
+      if (ServiceIpFamilies.same(old, spec, "internalTrafficPolicy")) {
+        spec.remove("internalTrafficPolicy");
+      }
+    }
+    if (needsNodePorts(old) && !needsNodePorts(spec) && sameNodePorts(old, spec)) {
+      for (JsonNode port : spec.path("ports")) {
+        if (port instanceof ObjectNode p) {
+          p.remove("nodePort");
+        }
+      }
+    }
+    if (exposed(old) && !exposed(spec) && ServiceIpFamilies.same(old, spec, "externalTrafficPolicy")) {
+      spec.remove("externalTrafficPolicy");
+    }
+  }
+
+  private static boolean exposed(JsonNode spec) {
+    String type = spec.path("type").asText();
+    return type.equals("NodePort") || type.equals("LoadBalancer");
+  }
+
+  private static boolean needsNodePorts(JsonNode spec) {
+    String type = spec.path("type").asText();
+    return type.equals("NodePort")
+        || type.equals("LoadBalancer") && spec.path("allocateLoadBalancerNodePorts").asBoolean(true);
+  }
+
+  /** kube's {@code sameNodePorts}: the update adds no node port the stored Service does not hold. */
+  private static boolean sameNodePorts(JsonNode old, JsonNode spec) {
+    return nodePortSet(old).containsAll(nodePortSet(spec));
+  }
+
+  private static Set<Integer> nodePortSet(JsonNode spec) {
+    Set<Integer> ports = new HashSet<>();
+    for (JsonNode port : spec.path("ports")) {
+      if (port.path("nodePort").asInt(0) != 0) {
+        ports.add(port.path("nodePort").asInt());
+      }
+    }
+    return ports;
   }
 
   private static void nodePorts(ObjectNode spec, ServiceAddresses existing, JsonNode old) {

@@ -21,8 +21,11 @@
  *   <li>Validation with kube's 422 texts: names per kind ({@code NameRule}) and
  *       generateName, label keys and values, annotation keys and total size, pod specs (containers required; name,
  *       image; duplicate names), workload selectors and template labels, restartPolicy per kind, immutable fields
- *       on update (Deployment/ReplicaSet/DaemonSet selector, StatefulSet spec, Job selector and template, Service
- *       primary cluster IP, immutable ConfigMaps and Secrets, Secret type), Pod spec updates ({@code ValidatePodUpdate}:
+ *       on update (Deployment/ReplicaSet/DaemonSet selector, StatefulSet spec, Job selector and template, a changed
+ *       {@code metadata.uid}, Service cluster IPs as kube's Service registry checks them in its order
+ *       ({@code ServiceIpFamilies}: a pre-validation that answers alone, then {@code may not change once set}),
+ *       immutable ConfigMaps and Secrets, Secret type, every field of an Event updated through
+ *       {@code events.k8s.io/v1} but its series), Pod spec updates ({@code ValidatePodUpdate}:
  *       only images, {@code activeDeadlineSeconds}, toleration additions, scheduling gate removals and
  *       terminationGracePeriodSeconds from negative to 1) and PersistentVolumeClaim spec updates (only a Bound claim's
  *       storage request, a first {@code volumeName} or {@code storageClassName}; {@code volumeMode} immutable).</li>
@@ -48,8 +51,12 @@
  *   <li>Pod templates are not given {@code metadata.creationTimestamp: null} as kube serializes them.</li>
  *   <li>Allocation is deterministic (lowest free cluster IP from 10.96.0.2, lowest free node port) where kube picks
  *       at random; {@code 10.96.0.1} is never handed out (kube's {@code kubernetes} Service, which the fake does not
- *       create); single-stack IPv4 only; healthCheckNodePort is not allocated; Service type changes are not
- *       validated (a move to ExternalName that leaves clusterIP in the body keeps it, where kube answers 422).</li>
+ *       create); single-stack IPv4 only (a dual-stack request answers kube's single-stack-cluster 422);
+ *       healthCheckNodePort is not allocated; on create the cluster IP fields are not pre-validated as on update
+ *       (a {@code clusterIPs} without {@code clusterIP} is accepted); ExternalName Services are checked for
+ *       families and policy only on update.</li>
+ *   <li>Events created through {@code events.k8s.io/v1} are not validated ({@code eventTime},
+ *       {@code reportingController}, ... are required by kube).</li>
  *   <li>The Job template immutability error prints the template as {@code core.PodTemplateSpec{...}} where kube
  *       prints the whole Go struct; suspended Jobs do not get kube's mutable scheduling directives.</li>
  *   <li>With several bad labels or annotations, causes come in the object's order; kube's order (a Go map walk)

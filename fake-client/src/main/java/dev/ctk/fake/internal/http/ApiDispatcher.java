@@ -117,6 +117,6 @@ final class ApiDispatcher {
     if (path.isPresent()) {
       return resources.handle(request, ResolvedResource.resolve(path.get(), store.registry()));
     }
-    return discovery.handle(request).orElseThrow(ApiError::unknownResource);
+    return discovery.handle(request).orElseThrow(() -> UnservedPaths.forPath(request.path()));
   }
 }

@@ -30,6 +30,11 @@ final class ApiResponse {
     return new ApiResponse(code, JSON, true, body);
   }
 
+  /** {@code 204 No Content}: no body and no {@code Content-Type}, as kube answers the log of an unscheduled Pod. */
+  static ApiResponse noContent() {
+    return new ApiResponse(204, null, false, new byte[0]);
+  }
+
   /** An answer of another media type, with only its {@code Content-Type} header. */
   static ApiResponse of(int code, String contentType, byte[] body) {
     return new ApiResponse(code, contentType, false, body);
@@ -50,7 +55,9 @@ final class ApiResponse {
    */
   Map<String, List<String>> headers() {
     Map<String, List<String>> headers = new LinkedHashMap<>();
-    headers.put("content-type", List.of(contentType));
+    if (contentType != null) {
+      headers.put("content-type", List.of(contentType));
+    }
     if (noCache) {
       headers.put("cache-control", List.of("no-cache, private"));
     }

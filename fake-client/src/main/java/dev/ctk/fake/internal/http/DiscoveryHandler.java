@@ -53,7 +53,7 @@ final class DiscoveryHandler {
     if (parts.length == 2 && parts[0].equals("apis")) {
       List<String> versions = registry.groups().get(parts[1]);
       if (versions == null) {
-        throw ApiError.unknownResource();
+        throw UnservedPaths.inGroup(parts[1]);
       }
       return Optional.of(JsonCodec.respond(200, group(parts[1], versions, true)));
     }
@@ -89,7 +89,7 @@ final class DiscoveryHandler {
   private ApiResponse resources(String group, String version) {
     List<ResourceType> types = registry.inGroupVersion(group, version);
     if (types.isEmpty()) {
-      throw ApiError.unknownResource();
+      throw UnservedPaths.inGroup(group);
     }
     ObjectNode list = JsonCodec.JSON.createObjectNode();
     list.put("kind", "APIResourceList");
@@ -131,6 +131,19 @@ final class DiscoveryHandler {
         s.put("version", "v1");
         s.put("kind", "Scale");
         s.putArray("verbs").add("get").add("patch").add("update");
+      }
+      for (NamedSubresources.Entry e : NamedSubresources.of(t)) {
+        ObjectNode s = resources.addObject();
+        s.put("name", t.plural() + "/" + e.name());
+        s.put("singularName", "");
+        s.put("namespaced", t.namespaced());
+        if (!e.group().isEmpty()) {
+          s.put("group", e.group());
+          s.put("version", e.version());
+        }
+        s.put("kind", e.kind());
+        ArrayNode subresourceVerbs = s.putArray("verbs");
+        e.verbs().forEach(subresourceVerbs::add);
       }
     }
     return JsonCodec.respond(200, list);

@@ -92,6 +92,9 @@ final class JsonCodec {
 
   /** The Status response for an error. */
   static ApiResponse respond(ApiError error) {
+    if (error.plainText()) {
+      return text(error.code(), ApiError.PAGE_NOT_FOUND);
+    }
     return respond(error.code(), error.toStatus());
   }
 

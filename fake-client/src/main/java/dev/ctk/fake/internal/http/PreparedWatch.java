@@ -41,12 +41,12 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
    * @throws ApiError 404 for an unknown resource, 400 for bad selectors or parameters
    */
   static PreparedWatch prepare(ApiRequest request, dev.ctk.fake.internal.registry.ResourceRegistry registry) {
-    ResourcePath path = ResourcePath.parse(request.path()).orElseThrow(ApiError::unknownResource);
+    ResourcePath path = ResourcePath.parse(request.path()).orElseThrow(() -> UnservedPaths.forPath(request.path()));
     if (path.subresource() != null) {
       throw ApiError.unknownResource();
     }
     ResourceType type = registry.byPath(path.group(), path.version(), path.resource())
-        .orElseThrow(ApiError::unknownResource);
+        .orElseThrow(() -> UnservedPaths.inGroup(path.group()));
     if (!type.namespaced() && path.namespace() != null) {
       throw ApiError.unknownResource();
     }

@@ -220,6 +220,11 @@ public final class RequestPipeline {
 
   /** Answers an error Status instead of serving the request (a websocket upgrade is refused with it). */
   private static void refuse(ApiExchange exchange, ApiError error, Integer retryAfterSeconds) {
+    if (error.plainText()) {
+      ApiResponse text = JsonCodec.respond(error);
+      exchange.respond(text.code(), text.headers(), text.body());
+      return;
+    }
     Map<String, List<String>> headers = new LinkedHashMap<>();
     headers.put("Content-Type", List.of("application/json"));
     headers.put("Cache-Control", List.of("no-cache, private"));

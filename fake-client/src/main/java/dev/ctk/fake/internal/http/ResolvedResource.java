@@ -18,18 +18,20 @@ record ResolvedResource(ResourceType type, String namespace, String name, String
   /**
    * Resolves a path.
    *
-   * @throws ApiError 404 with kube's "the server could not find the requested resource" for anything not served
+   * @throws ApiError 404 with kube's "the server could not find the requested resource" for anything not served,
+   *     or its plain-text {@code 404 page not found} outside its own API groups ({@link UnservedPaths})
    */
   static ResolvedResource resolve(ResourcePath path, ResourceRegistry registry) {
     ResourceType type = registry.byPath(path.group(), path.version(), path.resource())
-        .orElseThrow(ApiError::unknownResource);
+        .orElseThrow(() -> UnservedPaths.inGroup(path.group()));
     if (!type.namespaced() && path.namespace() != null) {
       throw ApiError.unknownResource();
     }
     if (type.namespaced() && path.namespace() == null && path.name() != null) {
       throw ApiError.unknownResource();
     }
-    if (path.subresource() != null && !type.hasSubresource(path.subresource())) {
+    if (path.subresource() != null && !type.hasSubresource(path.subresource())
+        && !NamedSubresources.serves(type, path.subresource())) {
       throw ApiError.unknownResource();
     }
     return new ResolvedResource(type, path.namespace(), path.name(), path.subresource(), path);

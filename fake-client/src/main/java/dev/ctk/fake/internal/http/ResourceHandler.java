@@ -10,6 +10,7 @@ import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.WriteOptions;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The verbs on resource URLs: get, list, create, update, patch, delete, deletecollection (watch is served by
@@ -20,41 +21,53 @@ final class ResourceHandler {
 
   private final ObjectStore store;
   private final ScaleSubresource scale;
+  private final SubresourceHandler subresources;
 
   ResourceHandler(ObjectStore store) {
     this.store = store;
     this.scale = new ScaleSubresource(store);
+    this.subresources = new SubresourceHandler(store);
   }
 
   ApiResponse handle(ApiRequest request, ResolvedResource r) {
-    if ("scale".equals(r.subresource())) {
-      return scale.handle(request, r, writeOptions(request));
-    }
     String method = request.method();
+    if ("scale".equals(r.subresource())) {
+      return scale.handle(request, r, switch (method) {
+        case "PUT" -> MetaOptions.write(request, "UpdateOptions");
+        case "PATCH" -> MetaOptions.write(request, "PatchOptions");
+        default -> WriteOptions.API;
+      });
+    }
+    if (r.subresource() != null && NamedSubresources.serves(r.type(), r.subresource())) {
+      return subresources.handle(request, r);
+    }
     boolean collection = r.name() == null;
     return switch (method) {
       case "GET" -> collection ? list(request, r) : JsonCodec.respond(200, served(r.type(),
           store.get(r.type(), r.namespace(), r.name())));
       case "POST" -> {
         requireCollection(r, collection, method);
+        WriteOptions options = MetaOptions.write(request, "CreateOptions");
         yield JsonCodec.respond(201, served(r.type(), store.create(r.type(), r.namespace(),
-            JsonCodec.readObject(request, r.type()), writeOptions(request), Patches.owner(request, null))));
+            JsonCodec.readObject(request, r.type()), options, Patches.owner(request, null))));
       }
       case "PUT" -> {
         requireObject(r, collection, method);
+        WriteOptions options = MetaOptions.write(request, "UpdateOptions");
         yield JsonCodec.respond(200, served(r.type(), store.update(r.type(), r.namespace(), r.name(),
-            JsonCodec.readObject(request, r.type()), r.subresource(), writeOptions(request),
+            JsonCodec.readObject(request, r.type()), r.subresource(), options,
             Patches.owner(request, r.subresource()))));
       }
       case "PATCH" -> {
         requireObject(r, collection, method);
+        WriteOptions options = MetaOptions.write(request, "PatchOptions");
         if (Patches.isApply(request)) {
           ObjectStore.Applied applied = store.apply(r.type(), r.namespace(), r.name(), r.subresource(),
-              Patches.applyRequest(r.type(), request), writeOptions(request));
+              Patches.applyRequest(r.type(), request), options);
           yield JsonCodec.respond(applied.created() ? 201 : 200, served(r.type(), applied.object()));
         }
         yield JsonCodec.respond(200, served(r.type(), store.patch(r.type(), r.namespace(), r.name(),
-            r.subresource(), Patches.forRequest(r.type(), request), writeOptions(request),
+            r.subresource(), Patches.forRequest(r.type(), request), options,
             Patches.owner(request, r.subresource()))));
       }
       case "DELETE" -> collection ? deleteCollection(request, r) : delete(request, r);
@@ -64,9 +77,11 @@ final class ResourceHandler {
 
   private ApiResponse list(ApiRequest request, ResolvedResource r) {
     long limit = parseLimit(request.param("limit"));
+    MetaOptions.ListAt at = MetaOptions.list(request);
     requireNoResourceVersionWithContinue(request);
-    ListResult result = store.list(r.type(), r.namespace(), Selectors.labels(request),
+    Supplier<ListResult> read = () -> store.list(r.type(), r.namespace(), Selectors.labels(request),
         Selectors.fields(request, r.type(), null), limit, request.param("continue"));
+    ListResult result = ListVersions.read(store, at, limit, read);
     return JsonCodec.respond(200, ListBody.of(r.type(), result.items(), result.resourceVersion(),
         result.continueToken(), result.remainingItemCount()));
   }
@@ -76,10 +91,7 @@ final class ResourceHandler {
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
     }
     JsonNode options = request.hasNoBody() ? null : JsonCodec.readTree(request, "error decoding DeleteOptions: ");
-    WriteOptions write = writeOptions(request);
-    if (options != null && options.path("dryRun").isArray() && options.path("dryRun").toString().contains("All")) {
-      write = WriteOptions.DRY_RUN;
-    }
+    WriteOptions write = MetaOptions.delete(request, options);
     ObjectStore.Deleted result = store.delete(r.type(), r.namespace(), r.name(), DeletePreconditions.from(options),
         write, PropagationPolicy.from(options, request.param("propagationPolicy"),
             request.param("orphanDependents")));
@@ -125,27 +137,17 @@ final class ResourceHandler {
       // kube serves deletecollection of a namespaced kind only per namespace: /api/v1/configmaps is list/watch only
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");
     }
+    JsonNode options = request.hasNoBody() ? null : JsonCodec.readTree(request, "error decoding DeleteOptions: ");
+    WriteOptions write = MetaOptions.delete(request, options);
     List<ObjectNode> deleted = store.deleteCollection(r.type(), r.namespace(), Selectors.labels(request),
-        Selectors.fields(request, r.type(), null), writeOptions(request), PropagationPolicy.from(request.hasNoBody()
-            ? null : JsonCodec.readTree(request, "error decoding DeleteOptions: "), request.param("propagationPolicy"),
-            request.param("orphanDependents")));
+        Selectors.fields(request, r.type(), null), write, PropagationPolicy.from(options,
+            request.param("propagationPolicy"), request.param("orphanDependents")));
     return JsonCodec.respond(200, ListBody.of(r.type(), deleted, store.resourceVersion(), null, null));
   }
 
   /** The object as served on this request's version (multi-version custom resources share one store). */
   static ObjectNode served(ResourceType type, ObjectNode object) {
     return type.serve(object);
-  }
-
-  private static WriteOptions writeOptions(ApiRequest request) {
-    String dryRun = request.param("dryRun");
-    if (dryRun == null || dryRun.isEmpty()) {
-      return WriteOptions.API;
-    }
-    if (!dryRun.equals("All")) {
-      throw ApiError.badRequest("dryRun: Unsupported value: \"" + dryRun + "\": supported values: \"All\"");
-    }
-    return WriteOptions.DRY_RUN;
   }
 
   private static long parseLimit(String limit) {

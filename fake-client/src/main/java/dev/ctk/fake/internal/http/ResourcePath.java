@@ -9,7 +9,7 @@ import java.util.Set;
  * The parts of a resource URL, parsed as kube-apiserver's request-info resolver does:
  * {@code /api/v1[/watch][/namespaces/{ns}]/{resource}[/{name}[/{subresource}]]} and the same under
  * {@code /apis/{group}/{version}}. {@code /api/v1/namespaces/{name}[/status|/finalize]} addresses the namespace
- * object itself.
+ * object itself. A {@code proxy} subresource may be followed by the path it proxies to (not kept).
  *
  * @param group API group ({@code ""} for {@code /api})
  * @param version API version
@@ -66,7 +66,7 @@ public record ResourcePath(String group, String version, String namespace, Strin
         namespace = null;
       }
     }
-    if (tail.isEmpty() || tail.size() > 3) {
+    if (tail.isEmpty() || tail.size() > 3 && !tail.get(2).equals("proxy")) {
       return Optional.empty();
     }
     String resource = tail.get(0);

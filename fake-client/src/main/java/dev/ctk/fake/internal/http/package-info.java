@@ -34,12 +34,27 @@
  * in-process delivery threads), so the lock is never held across I/O and each watch receives changes in commit
  * order. Watch timeouts, bookmarks and delayed requests run on the cluster's timer thread.
  *
+ * <p>What kube answers outside the resources: {@code UnservedPaths} (a Status 404 inside kube's own API groups,
+ * the plain-text {@code 404 page not found} elsewhere), {@code MetaOptions} ({@code dryRun} and
+ * {@code resourceVersionMatch} validated first, 422 on {@code meta.k8s.io} options kinds), {@code ListVersions}
+ * (which state a LIST reads: an exact resourceVersion from the watch history), {@code NamedSubresources} with
+ * {@code SubresourceHandler} (the Pod, Node, Service, Namespace and ServiceAccount subresources kube 1.32 lists in
+ * discovery, served without a kubelet).
+ *
  * <h2>Limits</h2>
  * Plain HTTP only (no TLS, no authentication); answers in JSON only; request bodies in JSON, YAML or, for built-in
  * kinds, kube's protobuf ({@link dev.ctk.fake.internal.protobuf.ProtobufBody}, with the limits of its package), no
  * CBOR; no Table responses; no aggregated discovery; {@code /openapi/v2} is an empty document and
  * {@code /openapi/v3} is 404; no HTTP/2. A watch client that stops reading is not slowed down: its watch is closed
  * once 8 MiB wait in its connection's write queue (kube closes such watchers too; the client re-watches).
- * {@code timeoutSeconds} above one year is capped at one year.
+ * {@code timeoutSeconds} above one year is capped at one year. Of the subresources beyond status and scale, nothing
+ * connects anywhere: log, exec, attach and port-forward answer what a bare kube-apiserver answers for an unscheduled
+ * Pod or a missing Node, and 503 where kube would reach a kubelet; the proxies answer 404 or 503; a TokenRequest gets
+ * an unsigned placeholder token; ephemeral containers and finalizers are written unvalidated; binding records a
+ * managedFields entry for the {@code binding} subresource where kube records none. Of the request options kube
+ * validates first, only {@code dryRun} and {@code resourceVersionMatch} are ({@code fieldManager},
+ * {@code fieldValidation}, {@code propagationPolicy} are not, there); a
+ * not-older-than LIST from a resourceVersion the store has not reached answers 504 at once (kube waits up to 3
+ * seconds).
  */
 package dev.ctk.fake.internal.http;

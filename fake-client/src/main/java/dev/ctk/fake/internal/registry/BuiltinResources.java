@@ -16,7 +16,8 @@ import java.util.Set;
  * <p>Columns: group, version, plural, singular, kind, scope, status subresource, generation policy, short names,
  * categories. Generation policies follow each kind's registry strategy in kube-apiserver 1.32 (for example
  * Deployment bumps on spec and annotation changes; ConfigMap, Pod, Service and Namespace keep no generation); so do
- * the verbs (no {@code deletecollection} for Namespaces) and what a delete answers.
+ * the verbs (no {@code deletecollection} for Namespaces) and what a delete answers. {@code events.k8s.io/v1} Events
+ * are kept in the {@code core/v1} Event collection, as kube keeps them ({@link EventForms}).
  */
 public final class BuiltinResources {
 
@@ -110,6 +111,7 @@ public final class BuiltinResources {
         .categories(split(categories))
         .deleteCollection(!NO_DELETE_COLLECTION.contains(group + "/" + kind))
         .returnsDeletedObject(RETURN_DELETED_OBJECT.contains(group + "/" + kind))
+        .storedAs(EventForms.of(group, kind))
         .build();
   }
 

@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.schema.CustomResourceSchema;
 import dev.ctk.fake.internal.select.FieldSelector;
 import java.util.List;
@@ -37,8 +38,10 @@ public final class ResourceType {
   private final boolean unconditionalUpdate;
   private final ScalePaths scale;
   private final CustomResourceSchema schema;
+  private final CustomResourceRules validationRules;
   private final boolean deleteCollection;
   private final boolean returnsDeletedObject;
+  private final StoredForm storedForm;
 
   private ResourceType(Builder b) {
     this.group = Objects.requireNonNull(b.group, "group");
@@ -55,8 +58,10 @@ public final class ResourceType {
     this.unconditionalUpdate = b.unconditionalUpdate;
     this.scale = b.scale;
     this.schema = b.schema;
+    this.validationRules = b.validationRules;
     this.deleteCollection = b.deleteCollection;
     this.returnsDeletedObject = b.returnsDeletedObject;
+    this.storedForm = b.storedForm;
   }
 
   /**
@@ -180,22 +185,46 @@ public final class ResourceType {
   }
 
   /**
+   * The compiled {@code x-kubernetes-validations} of this custom resource version's schema, empty for built-in kinds
+   * and for schemas without rules.
+   */
+  public Optional<CustomResourceRules> validationRules() {
+    return validationRules == null || validationRules.isEmpty() ? Optional.empty() : Optional.of(validationRules);
+  }
+
+  /**
    * An object as a read on this resource serves it: with this version's {@code apiVersion} (multi-version custom
    * resources share one store) and, for custom resources, pruned and defaulted by this version's schema, as kube
    * decodes stored objects. Returns {@code object} itself when nothing changes; never modifies it.
    */
   public ObjectNode serve(ObjectNode object) {
-    ObjectNode out = object;
-    if (!apiVersion().equals(object.path("apiVersion").asText())) {
-      out = object.deepCopy();
+    ObjectNode out = fromStorage(object);
+    if (!apiVersion().equals(out.path("apiVersion").asText())) {
+      out = out == object ? object.deepCopy() : out;
       out.put("apiVersion", apiVersion());
     }
     return schema == null ? out : schema.serve(out);
   }
 
-  /** Identity of the stored collection: group and plural, independent of the version served. */
+  /**
+   * Identity of the stored collection: group and plural, independent of the version served (the stored form's
+   * group for a resource kept in another's collection, see {@link StoredForm}).
+   */
   public String storageKey() {
-    return group + "/" + plural;
+    return (storedForm == null ? group : storedForm.storageGroup()) + "/" + plural;
+  }
+
+  /** A body sent to this resource in the stored form ({@link StoredForm#toStorage}); itself for most resources. */
+  public ObjectNode toStorage(ObjectNode served) {
+    return storedForm == null ? served : storedForm.toStorage(served);
+  }
+
+  /**
+   * A stored object in this resource's form, fields only ({@link StoredForm#fromStorage}; {@link #serve} also sets
+   * the apiVersion and applies a custom resource's schema); itself for most resources.
+   */
+  public ObjectNode fromStorage(ObjectNode stored) {
+    return storedForm == null ? stored : storedForm.fromStorage(stored);
   }
 
   /** The field selectors this kind supports: kube's field labels for its group and kind. */
@@ -224,8 +253,10 @@ public final class ResourceType {
     private boolean unconditionalUpdate = true;
     private ScalePaths scale;
     private CustomResourceSchema schema;
+    private CustomResourceRules validationRules;
     private boolean deleteCollection = true;
     private boolean returnsDeletedObject;
+    private StoredForm storedForm;
 
     private Builder(String group, String version, String plural, String kind) {
       this.group = group;
@@ -282,6 +313,12 @@ public final class ResourceType {
       return this;
     }
 
+    /** The compiled CEL rules of a custom resource version ({@code null}, the default, for none). */
+    public Builder validationRules(CustomResourceRules validationRules) {
+      this.validationRules = validationRules;
+      return this;
+    }
+
     /** Whether {@code deletecollection} is served (the default); kube serves none for Namespaces. */
     public Builder deleteCollection(boolean deleteCollection) {
       this.deleteCollection = deleteCollection;
@@ -291,6 +328,12 @@ public final class ResourceType {
     /** Whether an immediate delete answers the deleted object instead of a Success Status (default false). */
     public Builder returnsDeletedObject(boolean returnsDeletedObject) {
       this.returnsDeletedObject = returnsDeletedObject;
+      return this;
+    }
+
+    /** Keeps the objects in another resource's collection and form ({@code null}, the default, for none). */
+    public Builder storedAs(StoredForm storedForm) {
+      this.storedForm = storedForm;
       return this;
     }
 

@@ -22,15 +22,32 @@ public final class ApiError extends RuntimeException {
   public static final String OPTIMISTIC_LOCK_MESSAGE =
       "the object has been modified; please apply your changes to the latest version and try again";
 
+  /** The body kube's HTTP mux answers for a path no API handler serves. */
+  public static final String PAGE_NOT_FOUND = "404 page not found\n";
+
   private final int code;
   private final String reason;
   private final transient ObjectNode details;
+  private final boolean plainText;
 
   private ApiError(int code, String reason, String message, ObjectNode details) {
+    this(code, reason, message, details, false);
+  }
+
+  private ApiError(int code, String reason, String message, ObjectNode details, boolean plainText) {
     super(message);
     this.code = code;
     this.reason = reason;
     this.details = details;
+    this.plainText = plainText;
+  }
+
+  /**
+   * Whether kube answers this error as plain text rather than a {@code Status}: {@link #PAGE_NOT_FOUND}, as
+   * {@code text/plain; charset=utf-8}.
+   */
+  public boolean plainText() {
+    return plainText;
   }
 
   /** HTTP status code. */
@@ -75,6 +92,15 @@ public final class ApiError extends RuntimeException {
   /** 404 for a path no resource serves: kube's {@code the server could not find the requested resource}. */
   public static ApiError unknownResource() {
     return new ApiError(404, "NotFound", "the server could not find the requested resource", JSON.objectNode());
+  }
+
+  /**
+   * 404 for a path outside every API group kube-apiserver serves itself (an unknown group, a version or resource
+   * of a CRD's group that no CRD serves, a path outside {@code /api} and {@code /apis}): kube's HTTP mux answers
+   * {@value #PAGE_NOT_FOUND} as plain text, not a {@code Status} ({@link #plainText()}).
+   */
+  public static ApiError pageNotFound() {
+    return new ApiError(404, "NotFound", PAGE_NOT_FOUND.strip(), null, true);
   }
 
   /** 409 AlreadyExists: {@code configmaps "web" already exists}. */

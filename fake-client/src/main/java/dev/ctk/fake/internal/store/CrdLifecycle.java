@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.CrdRegistration;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.watch.WatchHub;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -13,7 +14,10 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>create/update: validate names, mark {@code NamesAccepted} and {@code Established} (so the stored CRD is
- *       already established when its ADDED event goes out) and (re)register every served version;
+ *       already established when its ADDED event goes out) and (re)register every served version; a created CRD
+ *       starts its kind's watch window at its own resourceVersion ({@link WatchHub#startWindow}), as kube's watch
+ *       cache of the kind starts when the CRD is established (kube also restarts it when the CRD's spec changes;
+ *       the fake does not);
  *   <li>removal: delete every object of the kind (one DELETED event each), then unregister the kind, so later
  *       requests for it answer 404.
  * </ul>
@@ -25,10 +29,12 @@ final class CrdLifecycle {
 
   private final ResourceRegistry registry;
   private final ObjectRules rules;
+  private final WatchHub hub;
 
-  CrdLifecycle(ResourceRegistry registry, ObjectRules rules) {
+  CrdLifecycle(ResourceRegistry registry, ObjectRules rules, WatchHub hub) {
     this.registry = registry;
     this.rules = rules;
+    this.hub = hub;
   }
 
   void beforeCreate(ResourceType type, ObjectNode crd) {
@@ -50,7 +56,13 @@ final class CrdLifecycle {
 
   void afterWrite(ResourceType type, ObjectNode crd) {
     if (isCrd(type)) {
-      registry.registerCrd(crd.path("metadata").path("name").asText(), CrdRegistration.typesOf(crd));
+      String name = crd.path("metadata").path("name").asText();
+      boolean created = registry.typesOfCrd(name).isEmpty();
+      List<ResourceType> types = CrdRegistration.typesOf(crd);
+      registry.registerCrd(name, types);
+      if (created && !types.isEmpty()) {
+        hub.startWindow(types.get(0).storageKey(), crd.path("metadata").path("resourceVersion").asLong());
+      }
     }
   }
 
@@ -65,7 +77,8 @@ final class CrdLifecycle {
 
   void afterRemove(ResourceType type, ObjectNode crd) {
     if (isCrd(type)) {
-      registry.unregisterCrd(crd.path("metadata").path("name").asText());
+      registry.unregisterCrd(crd.path("metadata").path("name").asText()).stream().findFirst()
+          .ifPresent(removed -> hub.endWindow(removed.storageKey()));
     }
   }
 

@@ -156,6 +156,15 @@ final class ObjectIndex {
     return object == null || type.isEmpty() ? null : new StoredObject(type.get(), object);
   }
 
+  /** The owner uids {@code after} names and {@code before} (if any) does not, in reference order. */
+  static List<String> addedOwners(JsonNode before, JsonNode after) {
+    Set<String> added = new LinkedHashSet<>(ownerUids(after));
+    if (!added.isEmpty() && before != null) {
+      added.removeAll(ownerUids(before));
+    }
+    return List.copyOf(added);
+  }
+
   private static String uid(JsonNode object) {
     return object.path("metadata").path("uid").asText("");
   }

@@ -27,6 +27,16 @@ import java.util.function.Predicate;
 public final class ObjectRules {
 
   private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ISO_INSTANT;
+
+  /**
+   * The subresources that write single fields of the object ({@code parent, field}), everything else kept as
+   * stored: {@code pods/binding} (node name and conditions, set by the binding handler),
+   * {@code namespaces/finalize}, {@code pods/ephemeralcontainers}.
+   */
+  private static final java.util.Map<String, List<String[]>> FIELD_SUBRESOURCES = java.util.Map.of(
+      "binding", List.of(new String[] {"spec", "nodeName"}, new String[] {"status", "conditions"}),
+      "finalize", List.<String[]>of(new String[] {"spec", "finalizers"}),
+      "ephemeralcontainers", List.<String[]>of(new String[] {"spec", "ephemeralContainers"}));
   private static final int GENERATE_NAME_ATTEMPTS = 8;
 
   private final NameGenerator names;
@@ -140,6 +150,24 @@ public final class ObjectRules {
   }
 
   /**
+   * Checks an update's uid precondition: a PUT whose {@code metadata.uid} is set must name the stored object's uid,
+   * as kube-apiserver makes it a storage precondition, checked before the resourceVersion.
+   *
+   * @throws ApiError 409 Conflict with kube's storage error text (the object's etcd key, both uids)
+   */
+  public void checkUid(ResourceType type, ObjectNode current, ObjectNode body) {
+    String sent = body.path("metadata").path("uid").asText("");
+    String stored = current.path("metadata").path("uid").asText("");
+    if (sent.isEmpty() || sent.equals(stored)) {
+      return;
+    }
+    String name = current.path("metadata").path("name").asText();
+    String key = EtcdKeys.of(type, current.path("metadata").path("namespace").asText(""), name);
+    throw ApiError.conflict(type, name, "StorageError: invalid object, Code: 4, Key: " + key + ", ResourceVersion: 0, "
+        + "AdditionalErrorMsg: Precondition failed: UID in precondition: " + sent + ", UID in object meta: " + stored);
+  }
+
+  /**
    * Checks an update's resourceVersion precondition.
    *
    * @throws ApiError 409 Conflict on a stale resourceVersion; 422 when the kind requires one and none was sent
@@ -166,7 +194,8 @@ public final class ObjectRules {
    * @param current the stored object (not modified)
    * @param body the object sent (a private copy, may be modified)
    * @param subresource {@code "status"} or {@code null}
-   * @param keepStatus whether a main-resource write may change status (seeding)
+   * @param keepStatus whether a main-resource write may change status (seeding); a seeding write also keeps the
+   *     stored uid whatever the body says, where an API write keeps the body's for validation to refuse
    * @return the new object; its {@code metadata.resourceVersion} is still the current one
    */
   public ObjectNode prepareForUpdate(ResourceType type, ObjectNode current, ObjectNode body, String subresource,
@@ -194,11 +223,27 @@ public final class ObjectRules {
       } else {
         next.set("status", status.deepCopy());
       }
+    } else if (subresource != null && FIELD_SUBRESOURCES.containsKey(subresource)) {
+      next = current.deepCopy();
+      for (String[] field : FIELD_SUBRESOURCES.get(subresource)) {
+        JsonNode value = body.path(field[0]).get(field[1]);
+        ObjectNode parent = next.get(field[0]) instanceof ObjectNode p ? p : next.putObject(field[0]);
+        if (value == null || value.isNull()) {
+          parent.remove(field[1]);
+        } else {
+          parent.set(field[1], value.deepCopy());
+        }
+      }
     } else {
       next = body;
       ObjectNode meta = metadata(next);
       for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
           "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields", "selfLink")) {
+        if (field.equals("uid") && !keepStatus && !meta.path("uid").asText("").isEmpty()) {
+          // as kube: only a missing uid is filled in from the stored object; a different one is refused by
+          // validation (a PUT's was refused already as a precondition)
+          continue;
+        }
         if (currentMeta.has(field)) {
           meta.set(field, currentMeta.get(field).deepCopy());
         } else {

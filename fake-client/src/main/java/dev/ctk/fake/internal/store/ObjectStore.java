@@ -58,7 +58,7 @@ public final class ObjectStore {
   private final Map<String, NavigableMap<String, ObjectNode>> collections = new HashMap<>();
   private final ObjectIndex index;
   private long resourceVersion;
-  private DeletionObserver deletions = DeletionObserver.NONE;
+  private ChangeObserver changes = ChangeObserver.NONE;
   private final PastState past = new PastState();
 
   /**
@@ -72,16 +72,17 @@ public final class ObjectStore {
     this.registry = registry;
     this.rules = rules;
     this.hub = new WatchHub(watchHistoryLimit, 0);
-    this.crds = new CrdLifecycle(registry, rules);
+    this.crds = new CrdLifecycle(registry, rules, hub);
     this.index = new ObjectIndex(registry, collections);
   }
 
   /**
-   * Sets who is told about deletions (the garbage collector), {@link DeletionObserver#NONE} for a bare API server.
+   * Sets who is told about deletions and new owner references (the garbage collector), {@link ChangeObserver#NONE}
+   * for a bare API server.
    */
-  public void observeDeletions(DeletionObserver observer) {
+  public void observeChanges(ChangeObserver observer) {
     locked(() -> {
-      this.deletions = java.util.Objects.requireNonNull(observer, "observer");
+      this.changes = java.util.Objects.requireNonNull(observer, "observer");
       return null;
     });
   }
@@ -89,6 +90,11 @@ public final class ObjectStore {
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;
+  }
+
+  /** Now, as the store writes timestamps (RFC 3339, whole seconds, from the cluster's clock). */
+  public String now() {
+    return rules.now();
   }
 
   /** The current global resourceVersion (that of the last committed change). */
@@ -187,7 +193,7 @@ public final class ObjectStore {
 
   private ObjectNode createLocked(ResourceType type, String namespace, ObjectNode body, WriteOptions options,
       Consumer<ObjectNode> stampFields) {
-    ObjectNode object = body.deepCopy();
+    ObjectNode object = type.toStorage(body.deepCopy());
     if (options.seeding() && object.path("metadata") instanceof ObjectNode meta) {
       meta.remove("resourceVersion");
     }
@@ -234,8 +240,9 @@ public final class ObjectStore {
     return locked(() -> {
       requireServed(type);
       ObjectNode current = require(type, namespace, name);
-      ObjectNode sent = body.deepCopy();
+      ObjectNode sent = type.toStorage(body.deepCopy());
       if (!options.seeding()) {
+        rules.checkUid(type, current, sent);
         rules.checkResourceVersion(type, current, sent);
       }
       return write(type, current, sent, subresource, options, tracked(type, subresource, options, owner, sent));
@@ -259,7 +266,7 @@ public final class ObjectStore {
     return locked(() -> {
       requireServed(type);
       ObjectNode current = require(type, namespace, name);
-      ObjectNode patched = patch.apply(current.deepCopy());
+      ObjectNode patched = type.toStorage(patch.apply(copyAsServed(type, current)));
       if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
         rules.checkResourceVersion(type, current, patched);
       }
@@ -287,8 +294,8 @@ public final class ObjectStore {
       if (current == null && subresource != null) {
         throw ApiError.notFound(type, name);
       }
-      FieldTracking.AppliedObject applied = fields.apply(type, current, request, type.namespaced() ? namespace : null,
-          name, subresource, crdOf(type), rules.now());
+      FieldTracking.AppliedObject applied = fields.apply(type, current == null ? null : type.fromStorage(current),
+          request, type.namespaced() ? namespace : null, name, subresource, crdOf(type), rules.now());
       if (current == null) {
         // kube-apiserver creates by apply even when the configuration names a resourceVersion (Java Operator SDK
         // sends one to mean "create only"); an existing object is checked against it below instead
@@ -296,7 +303,7 @@ public final class ObjectStore {
         ((ObjectNode) created.path("metadata")).remove("resourceVersion");
         return new Applied(createLocked(type, namespace, created, options, applied::stamp), true);
       }
-      ObjectNode patched = applied.object();
+      ObjectNode patched = type.toStorage(applied.object());
       if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
         rules.checkResourceVersion(type, current, patched);
       }
@@ -531,6 +538,19 @@ public final class ObjectStore {
         crdOf(type), rules.now());
   }
 
+  /**
+   * A private copy of a stored object in the form a patch on {@code type} sees it (kube patches the object as the
+   * request's resource serves it; {@link ResourceType#toStorage} takes the result back).
+   */
+  private static ObjectNode copyAsServed(ResourceType type, ObjectNode current) {
+    ObjectNode served = type.fromStorage(current);
+    if (served == current) {
+      return current.deepCopy();
+    }
+    served.put("apiVersion", type.apiVersion());
+    return served;
+  }
+
   /** The CustomResourceDefinition of a custom resource (its schema says how lists merge), else {@code null}. */
   private JsonNode crdOf(ResourceType type) {
     if (!type.custom()) {
@@ -598,7 +618,7 @@ public final class ObjectStore {
       return marked;
     }
     ObjectNode stored = commit(type, WatchEvent.MODIFIED, current, marked);
-    deletions.markedForDeletion(type, stored);
+    changes.markedForDeletion(type, stored);
     return stored;
   }
 
@@ -606,7 +626,7 @@ public final class ObjectStore {
     crds.beforeRemove(type, last, this::removeAllOf);
     ObjectNode removed = commit(type, WatchEvent.DELETED, last, last);
     crds.afterRemove(type, removed);
-    deletions.removed(type, removed);
+    changes.removed(type, removed);
     return removed;
   }
 
@@ -639,6 +659,12 @@ public final class ObjectStore {
     }
     hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
         WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
+    if (!WatchEvent.DELETED.equals(eventType)) {
+      List<String> added = ObjectIndex.addedOwners(replaced, stamped);
+      if (!added.isEmpty()) {
+        changes.ownerReferencesAdded(type, stamped, added);
+      }
+    }
     return stamped;
   }
 

@@ -14,9 +14,11 @@
  * ({@link dev.ctk.fake.internal.store.DeletePreconditions}), an update that removes the last finalizer deletes the
  * object and answers the object as updated; {@code propagationPolicy} Foreground and Orphan add their finalizers
  * ({@link dev.ctk.fake.internal.store.PropagationPolicy}), a deleted Namespace turns Terminating and creates in it
- * are refused with 403 ({@link dev.ctk.fake.internal.store.NamespaceLifecycle}). What then removes dependents and
- * empties namespaces is the controller-manager's work: a {@link dev.ctk.fake.internal.store.DeletionObserver}
- * (the garbage collector of {@code dev.ctk.fake.internal.gc}, or none).
+ * are refused with 403 ({@link dev.ctk.fake.internal.store.NamespaceLifecycle}). What then removes dependents,
+ * objects whose owners do not exist, and the content of namespaces is the controller-manager's work: a
+ * {@link dev.ctk.fake.internal.store.ChangeObserver} told under the store lock of each deletion and of each object
+ * that gained owner references (the garbage collector of {@code dev.ctk.fake.internal.gc}, which only queues work
+ * there, or none).
  *
  * <p>Cost: a get, create, update, patch or delete costs the same with 10 or 100,000 objects stored (lookups by key,
  * uid and owner uid are indexed, {@link dev.ctk.fake.internal.store.ObjectIndex}); a list costs what its collection
@@ -28,7 +30,7 @@
  * defaults to Orphan (kube's ReplicationController and batch/v1 Job do: a plain delete of one answers it marked with
  * finalizer {@code orphan} on a real server); the propagation policy of a Namespace delete is ignored; a PUT may change
  * a Namespace's {@code spec.finalizers} (kube allows that only through {@code /finalize}); custom resources removed
- * with their CustomResourceDefinition are not reported to the deletion observer; list pages after the first come
+ * with their CustomResourceDefinition are not reported to the change observer; list pages after the first come
  * from a retained snapshot (the last 64 limited lists); {@code resourceVersion} parameters on list are not used to
  * read the past (only refused next to a {@code continue} token, as kube does): only a stale-read fault reads the
  * past ({@link dev.ctk.fake.internal.store.PastState}, rolled back through the watch history, O(collection +

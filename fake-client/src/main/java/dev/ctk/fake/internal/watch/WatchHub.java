@@ -21,7 +21,9 @@ import java.util.function.UnaryOperator;
  * <p>History holds the last {@code limit} committed changes of all kinds. A watch from resourceVersion {@code N}
  * replays the retained changes after {@code N}; when changes after {@code N} were already dropped, it receives one
  * ERROR event carrying kube's 410 Expired Status ({@code too old resource version: N (M)}) and ends, so informers
- * relist.
+ * relist. A kind served by a CustomResourceDefinition has a window of its own that starts when the CRD is created
+ * ({@link #startWindow}), as kube-apiserver's watch cache of the kind starts then: a watch of the kind from an older
+ * resourceVersion gets the same 410, naming the window's start.
  *
  * <p>The hub also holds the watch fault rules and the delivery log ({@link #faults()}): every event a watch sends
  * passes its {@link WatchOutbox}. The initial ADDED events of a watch opened without a resourceVersion (and the
@@ -34,6 +36,7 @@ public final class WatchHub {
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
   private final AtomicLong ids = new AtomicLong();
   private final WatchFaultRules faults = new WatchFaultRules(this::openWatches);
+  private final java.util.Map<String, Long> windowStarts = new java.util.HashMap<>();
   private long historyStart;
   private volatile boolean shutDown;
   private volatile java.time.Duration bookmarkInterval = java.time.Duration.ofMinutes(1);
@@ -149,9 +152,10 @@ public final class WatchHub {
 
   private Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter,
       WatchIdentity identity, UnaryOperator<ObjectNode> view, WatchSink sink) {
-    if (resourceVersion < historyStart) {
+    long start = Math.max(historyStart, windowStarts.getOrDefault(filter.storageKey(), 0L));
+    if (resourceVersion < start) {
       return refused(filter, identity, view, sink,
-          ApiError.expired("too old resource version: " + resourceVersion + " (" + historyStart + ")"));
+          ApiError.expired("too old resource version: " + resourceVersion + " (" + start + ")"));
     }
     if (resourceVersion > currentResourceVersion) {
       return refused(filter, identity, view, sink, ApiError.tooLargeResourceVersion(resourceVersion,
@@ -217,6 +221,19 @@ public final class WatchHub {
   /** The resourceVersion after which every change is still retained. */
   public long historyStart() {
     return historyStart;
+  }
+
+  /**
+   * Starts the watch window of one collection at a resourceVersion (a CRD's kind, when the CRD is created): a watch
+   * of it from an older resourceVersion is refused with 410 Expired. Caller holds the store lock.
+   */
+  public void startWindow(String storageKey, long resourceVersion) {
+    windowStarts.put(storageKey, resourceVersion);
+  }
+
+  /** Forgets a collection's own window (its CRD is gone). Caller holds the store lock. */
+  public void endWindow(String storageKey) {
+    windowStarts.remove(storageKey);
   }
 
   /** Open watches, in opening order. */

@@ -3,7 +3,9 @@
  * applies its namespace and selectors with kube's transitions (ADDED on entering, DELETED on leaving a selection)
  * and serves objects as the version it was opened on serves them (apiVersion; a custom resource's read-time pruning
  * and defaults). The hub also holds the bookmark interval; the transports ({@code internal.http.WatchSessions})
- * send the periodic BOOKMARK events of watches that asked for them, under the store lock.
+ * send the periodic BOOKMARK events of watches that asked for them, under the store lock. A kind a CRD serves has its
+ * own watch window from the CRD's creation, as kube's watch cache of it: a watch from an older resourceVersion gets
+ * 410 Expired, however long the history.
  *
  * <p>Watch faults ({@link dev.ctk.fake.internal.watch.WatchFaultRules}): every event a watch sends passes its
  * {@link dev.ctk.fake.internal.watch.WatchOutbox}, which applies the fault rules that select the watch (drop,
@@ -17,7 +19,8 @@
  * so built-in kinds there also show their empty {@code spec}/{@code status} and {@code creationTimestamp: null}); the
  * initial-events-end bookmark of {@code sendInitialEvents} is sent whether or not {@code allowWatchBookmarks} is set;
  * no per-watch back-pressure; one history for all kinds, so heavy writes to one kind age out history for the others
- * (as an etcd compaction would). Watch faults: delays use a real-time daemon timer (not the cluster's clock);
+ * (as an etcd compaction would); a CRD's window starts at its creation, not restarted when its spec changes (kube
+ * restarts its watch cache then). Watch faults: delays use a real-time daemon timer (not the cluster's clock);
  * events a rule holds or delays are kept in memory without bound and do not count against the transport's write
  * queue limit; a watch that ends discards what its rules still hold or delay (clients re-watch and the history
  * replays it); the 410 of an expire is sent mid-stream rather than at watch start. A coalescing release works per

@@ -1,0 +1,138 @@
+package dev.ctk.fake.internal.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.status.GoText;
+import dev.ctk.fake.internal.store.WriteOptions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code meta.k8s.io} options of a request, validated as kube-apiserver validates them before it reads the body
+ * or looks up the namespace: {@code dryRun} of {@code CreateOptions}, {@code UpdateOptions}, {@code PatchOptions}
+ * and {@code DeleteOptions} (every value must be {@code All}), and {@code resourceVersionMatch} of
+ * {@code ListOptions}. A bad value answers kube's 422, e.g.
+ * {@code CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Bogus"}: supported values:
+ * "All"} with details {@code {group: meta.k8s.io, kind: CreateOptions, causes: [...]}} (values printed in Go syntax,
+ * as kube 1.32 prints them; kube 1.34 prints them as JSON).
+ *
+ * <p>Not checked here: {@code fieldManager}, {@code fieldValidation}, {@code propagationPolicy}, the other
+ * {@code ListOptions} fields.
+ */
+final class MetaOptions {
+
+  /** The {@code ListOptions} of a LIST, as {@link #list} read them. */
+  record ListAt(String resourceVersion, String match) {
+
+    /**
+     * Whether the list reads the exact snapshot at {@link #resourceVersion()}: {@code resourceVersionMatch=Exact},
+     * or (kube's legacy rule) a {@code limit} with a resourceVersion other than {@code 0} and no match.
+     */
+    boolean exact(long limit) {
+      boolean set = resourceVersion != null && !resourceVersion.isEmpty() && !resourceVersion.equals("0");
+      return set && ("Exact".equals(match) || (match == null || match.isEmpty()) && limit > 0);
+    }
+  }
+
+  private MetaOptions() {}
+
+  /**
+   * The write options of a POST, PUT or PATCH from its {@code dryRun} query values.
+   *
+   * @param kind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
+   * @throws ApiError 422 when a value is not {@code All}
+   */
+  static WriteOptions write(ApiRequest request, String kind) {
+    return dryRun(kind, request.query().get("dryRun"));
+  }
+
+  /**
+   * The write options of a DELETE (one object or a collection): the {@code dryRun} of the {@code DeleteOptions}
+   * body when there is a body (kube then ignores the query), else of the query.
+   *
+   * @param body the decoded DeleteOptions, or {@code null} when the request has no body
+   * @throws ApiError 422 when a value is not {@code All}
+   */
+  static WriteOptions delete(ApiRequest request, JsonNode body) {
+    if (body == null) {
+      return dryRun("DeleteOptions", request.query().get("dryRun"));
+    }
+    List<String> values = new ArrayList<>();
+    body.path("dryRun").forEach(v -> values.add(v.asText()));
+    return dryRun("DeleteOptions", values);
+  }
+
+  /**
+   * The {@code resourceVersion} and {@code resourceVersionMatch} of a LIST, checked as kube's
+   * {@code ValidateListOptions} checks them.
+   *
+   * @throws ApiError 422 for a match without resourceVersion, with continue, not {@code Exact} or
+   *     {@code NotOlderThan}, or {@code Exact} with resourceVersion {@code 0}
+   */
+  static ListAt list(ApiRequest request) {
+    String resourceVersion = request.param("resourceVersion");
+    String match = request.param("resourceVersionMatch");
+    List<String[]> errors = new ArrayList<>();
+    if (match != null && !match.isEmpty()) {
+      if (resourceVersion == null || resourceVersion.isEmpty()) {
+        errors.add(forbidden("resourceVersionMatch is forbidden unless resourceVersion is provided"));
+      }
+      String continueToken = request.param("continue");
+      if (continueToken != null && !continueToken.isEmpty()) {
+        errors.add(forbidden("resourceVersionMatch is forbidden when continue is provided"));
+      }
+      if (!match.equals("Exact") && !match.equals("NotOlderThan")) {
+        errors.add(new String[] {"FieldValueNotSupported", "Unsupported value: " + GoText.quote(match)
+            + ": supported values: \"Exact\", \"NotOlderThan\", \"\""});
+      }
+      if (match.equals("Exact") && "0".equals(resourceVersion)) {
+        errors.add(forbidden("resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw invalid("ListOptions", "resourceVersionMatch", errors);
+    }
+    return new ListAt(resourceVersion, match);
+  }
+
+  private static String[] forbidden(String detail) {
+    return new String[] {"FieldValueForbidden", "Forbidden: " + detail};
+  }
+
+  private static WriteOptions dryRun(String kind, List<String> values) {
+    if (values == null || values.isEmpty()) {
+      return WriteOptions.API;
+    }
+    if (values.stream().allMatch("All"::equals)) {
+      return WriteOptions.DRY_RUN;
+    }
+    StringBuilder rendered = new StringBuilder("[]string{");
+    for (int i = 0; i < values.size(); i++) {
+      rendered.append(i == 0 ? "" : ", ").append(GoText.quote(values.get(i)));
+    }
+    rendered.append('}');
+    throw invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
+        "Unsupported value: " + rendered + ": supported values: \"All\""}));
+  }
+
+  /** kube's {@code NewInvalid(meta.k8s.io/<kind>, "", errs)}: the name is empty, the details carry none. */
+  private static ApiError invalid(String kind, String field, List<String[]> errors) {
+    ObjectNode details = JsonNodeFactory.instance.objectNode();
+    details.put("group", "meta.k8s.io");
+    details.put("kind", kind);
+    ArrayNode causes = details.putArray("causes");
+    List<String> texts = new ArrayList<>();
+    for (String[] error : errors) {
+      causes.addObject().put("reason", error[0]).put("message", error[1]).put("field", field);
+      String text = field + ": " + error[1];
+      if (!texts.contains(text)) {
+        texts.add(text);
+      }
+    }
+    String joined = texts.size() == 1 ? texts.get(0) : "[" + String.join(", ", texts) + "]";
+    return ApiError.invalid(kind + ".meta.k8s.io \"\" is invalid: " + joined, details);
+  }
+}
