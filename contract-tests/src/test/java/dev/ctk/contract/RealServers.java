@@ -78,11 +78,9 @@ final class RealServers {
    * one sits beside kube-apiserver, so that the scenarios needing cluster controllers compare on it too.
    */
   private static ApiServer local(String version) {
-    LocalApiServer.Builder builder = LocalApiServer.builder();
-    if (version != null) {
-      builder.withVersion(version);
-    }
+    // found once here, then handed over: the server does not search (and probe --version) again
     EnvtestAssets assets = EnvtestAssets.find(version);
+    LocalApiServer.Builder builder = LocalApiServer.builder().withAssetsDirectory(assets.directory());
     if (Files.isExecutable(assets.kubeApiServer().resolveSibling("kube-controller-manager"))) {
       builder.withControllerManager();
     }

@@ -126,20 +126,6 @@ class NginxServiceControllerTest {
 
   /** An nginx Deployment without a namespace: created in the client's namespace. */
   static Deployment nginxDeployment(String name, int port) {
-    return new DeploymentBuilder()
-        .withNewMetadata().withName(name).withLabels(Map.of("app", "nginx")).endMetadata()
-        .withNewSpec()
-          .withReplicas(1)
-          .withNewSelector().withMatchLabels(Map.of("app", "nginx", "instance", name)).endSelector()
-          .withNewTemplate()
-            .withNewMetadata().withLabels(Map.of("app", "nginx", "instance", name)).endMetadata()
-            .withNewSpec()
-              .addNewContainer().withName("nginx").withImage("nginx:1.27")
-                .addNewPort().withName("http").withContainerPort(port).endPort()
-              .endContainer()
-            .endSpec()
-          .endTemplate()
-        .endSpec()
-        .build();
+    return NginxDeployments.nginxDeployment(name, port);
   }
 }
