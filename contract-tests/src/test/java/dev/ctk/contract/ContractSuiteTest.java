@@ -65,8 +65,9 @@ class ContractSuiteTest {
   static void report() {
     try {
       for (RealServer server : REAL_SERVERS) {
-        if (server.asked() && server.server() == null) {
-          REPORT.unavailable(server.displayName(), server.problem());
+        String problem = server.anyProblem();
+        if (problem != null) {
+          REPORT.unavailable(server.displayName(), problem);
         }
       }
       if (REAL_SERVERS.isEmpty()) {
@@ -150,22 +151,26 @@ class ContractSuiteTest {
   }
 
   private static void onReal(Scenario scenario, RealServer server) {
-    ApiServer api = server.server();
-    if (api == null && server.unavailable()) {
-      String reason = server.displayName() + " is not available: " + server.problem();
+    boolean controllers = scenario.needsClusterControllers();
+    ApiServer api = server.server(controllers);
+    if (api == null && server.unavailable(controllers)) {
+      String reason = server.displayName() + " is not available: " + server.problem(controllers);
       if (REQUIRE_REAL) {
         fail(reason + "\nCTK_REQUIRE_ENVTEST=true makes this a failure; unset it to skip instead.");
       }
       Assumptions.abort(reason);
     }
-    if (api == null) {
-      fail(server.displayName() + " did not start, so the scenario cannot be compared: " + server.problem());
-    }
-    if (scenario.needsClusterControllers() && !api.runsClusterControllers()) {
-      String reason = server.displayName() + " runs no kube-controller-manager (no garbage collector, no namespace "
-          + "controller), whose work this scenario observes";
+    if (api == null && controllers && server.controllersMissing()) {
+      String reason = server.displayName() + " cannot run kube-controller-manager (no garbage collector, no namespace "
+          + "controller), whose work this scenario observes: " + server.problem(true);
       REPORT.skipped(server.displayName(), scenario, reason);
+      if (REQUIRE_REAL) {
+        fail(reason + "\nCTK_REQUIRE_ENVTEST=true makes this a failure; unset it to skip instead.");
+      }
       Assumptions.abort(reason + ". A target with those controllers (k3s, an existing cluster) runs it.");
+    }
+    if (api == null) {
+      fail(server.displayName() + " did not start, so the scenario cannot be compared: " + server.problem(controllers));
     }
     Map<String, String> fake = fakeObservation(scenario, ClientTransport.HTTP);
     Run real;

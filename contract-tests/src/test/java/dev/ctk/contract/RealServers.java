@@ -6,7 +6,9 @@ import dev.ctk.envtest.EnvtestAssets;
 import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.envtest.SharedApiServers;
+import dev.ctk.envtest.internal.ControllerManagerBinary;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -52,10 +54,14 @@ final class RealServers {
         }
         case "envtest" -> servers.add(new RealServer("local binaries" + named, "",
             () -> localUnavailableReason(version),
-            () -> SharedApiServers.get("ctk-contract-envtest" + key, () -> local(version))));
+            () -> SharedApiServers.get("ctk-contract-envtest" + key, () -> local(version, false)),
+            () -> localControllersMissing(version),
+            () -> SharedApiServers.get("ctk-contract-envtest-kcm" + key, () -> local(version, true))));
         case "container" -> servers.add(new RealServer("containers" + named, " in containers",
             () -> ContainerApiServer.unavailableReason().orElse(null),
-            () -> SharedApiServers.get("ctk-contract-container" + key, () -> container(version))));
+            () -> SharedApiServers.get("ctk-contract-container" + key, () -> container(version, false)),
+            () -> containerControllersMissing(version),
+            () -> SharedApiServers.get("ctk-contract-container-kcm" + key, () -> container(version, true))));
         default -> throw new IllegalArgumentException("CTK_CONTRACT_TARGETS=" + targets + " names an unknown "
             + "target \"" + target + "\"; known targets: fake, envtest, container, each of the last two optionally "
             + "with a version (envtest@1.37), comma-separated");
@@ -73,24 +79,43 @@ final class RealServers {
     }
   }
 
+  /** Why the local target of that version cannot run kube-controller-manager, or {@code null}. */
+  private static String localControllersMissing(String version) {
+    Path binary = EnvtestAssets.find(version).kubeApiServer().resolveSibling(ControllerManagerBinary.NAME);
+    return Files.isExecutable(binary) ? null
+        : "no kube-controller-manager beside kube-apiserver in " + binary.getParent() + " (.ci/provision-envtest "
+            + "builds it where the Go module proxy serves its modules)";
+  }
+
+  /** Why the container target of that version cannot run kube-controller-manager, or {@code null}. */
+  private static String containerControllersMissing(String version) {
+    return localUnavailableReason(version) != null
+        ? "the default images run no kube-controller-manager; a local image built from envtest binaries with "
+            + "kube-controller-manager beside them does"
+        : localControllersMissing(version);
+  }
+
   /**
-   * A local server of that version; with kube-controller-manager's garbage collector and namespace controller when
-   * one sits beside kube-apiserver, so that the scenarios needing cluster controllers compare on it too.
+   * A local server of that version, bare or with kube-controller-manager's garbage collector and namespace
+   * controller.
    */
-  private static ApiServer local(String version) {
+  private static ApiServer local(String version, boolean clusterControllers) {
     // found once here, then handed over: the server does not search (and probe --version) again
     EnvtestAssets assets = EnvtestAssets.find(version);
     LocalApiServer.Builder builder = LocalApiServer.builder().withAssetsDirectory(assets.directory());
-    if (Files.isExecutable(assets.kubeApiServer().resolveSibling("kube-controller-manager"))) {
+    if (clusterControllers) {
       builder.withControllerManager();
     }
     return builder.build().start();
   }
 
-  private static ApiServer container(String version) {
+  private static ApiServer container(String version, boolean clusterControllers) {
     ContainerApiServer.Builder builder = ContainerApiServer.builder();
     if (localUnavailableReason(version) == null) {
       builder.withLocalImage(EnvtestAssets.find(version).directory());
+    }
+    if (clusterControllers) {
+      builder.withControllerManager();
     }
     return builder.build().start();
   }

@@ -21,14 +21,13 @@
  *
  * <h2>What it does not do</h2>
  * <ul>
- *   <li>The real targets run no kube-controller-manager today: the fake runs with garbage collection off, and most
- *       scenarios observe only what the API server itself does (finalizers set, namespaces left Terminating). Two
- *       run the fake with its asynchronous collector on and check that it still answers as a bare API server does
- *       right after a namespace delete. Scenarios of garbage collection and namespace cleanup proper
- *       ({@code Scenario.Builder.needsClusterControllers()}) run on the fake and skip, with the reason in the test
- *       report and the contract report, on a real server whose {@code runsClusterControllers()} is false; so
- *       until a target runs kube-controller-manager, they are checked against kube's expectations only, not
- *       compared. No k3s target.
+ *   <li>Each real target is two servers of one version, started when first needed: a bare kube-apiserver (the fake
+ *       runs with garbage collection off to compare with it; two scenarios run the fake's asynchronous collector and
+ *       check that it still answers as a bare API server does right after a namespace delete), and one with
+ *       kube-controller-manager's garbage collector and namespace controller for the scenarios of garbage collection
+ *       and namespace cleanup proper ({@code Scenario.Builder.needsClusterControllers()}). A target that cannot run
+ *       kube-controller-manager (no binary beside kube-apiserver; the default container images) skips those, with
+ *       the reason, or fails them under {@code CTK_REQUIRE_ENVTEST=true}. No k3s target.
  *   <li>It proves equality for what each scenario records, not for whole objects: timestamps, uids, resourceVersions
  *       (compared as relations), generated name suffixes and allocated IPs are normalized, and fields a scenario does
  *       not read are not compared (e.g. {@code managedFields} outside the server-side apply scenarios).

@@ -40,10 +40,13 @@ import java.util.Set;
  *   <tr><th>variant</th><th>images</th><th>Docker needs</th><th>controllers</th></tr>
  *   <tr><td>{@link #builder()} (default)</td><td>{@value #DEFAULT_API_SERVER_IMAGE} and
  *       {@value #DEFAULT_ETCD_IMAGE}, pulled if missing</td><td>user-defined bridge networks,
- *       published ports, tmpfs</td><td>none (no GC, no namespace deletion)</td></tr>
+ *       published ports, tmpfs</td><td>none (no GC, no namespace deletion); with {@link
+ *       Builder#withControllerManager()}, a kube-controller-manager container with the garbage
+ *       collector and the namespace controller</td></tr>
  *   <tr><td>{@link Builder#withLocalImage(Path)}</td><td>{@code ctk-envtest:<version>-<hash>},
  *       built {@code FROM scratch} from the kube-apiserver and etcd binaries of a folder (no
- *       registry needed)</td><td>as above, plus image builds</td><td>none</td></tr>
+ *       registry needed)</td><td>as above, plus image builds</td><td>as above; {@code
+ *       kube-controller-manager} from the same folder</td></tr>
  *   <tr><td>{@link #k3s()}</td><td>{@value #DEFAULT_K3S_IMAGE}, pulled if missing</td>
  *       <td>privileged containers, the host cgroup namespace, tmpfs</td><td>all of a cluster
  *       (GC, namespace deletion, ...)</td></tr>
@@ -216,12 +219,15 @@ public final class ContainerApiServer implements ApiServer {
             + (spec.localAssets() != null
                 ? "local image from " + spec.localAssets()
                 : "image " + spec.apiServerImage() + ", etcd image " + spec.etcdImage())
+            + (spec.controllerManager() && spec.localAssets() == null
+                ? ", kube-controller-manager image " + spec.controllerManagerImage()
+                : spec.controllerManager() ? ", with kube-controller-manager" : "")
             + ")";
   }
 
   @Override
   public boolean runsClusterControllers() {
-    return spec.variant() == ContainerSpec.Variant.K3S;
+    return spec.variant() == ContainerSpec.Variant.K3S || spec.controllerManager();
   }
 
   /**
@@ -331,6 +337,8 @@ public final class ContainerApiServer implements ApiServer {
     private String k3sImage = DEFAULT_K3S_IMAGE;
     private boolean controlPlaneImageChosen;
     private Path localAssets;
+    private boolean controllerManager;
+    private String controllerManagerImage;
     private Duration startTimeout;
     private Duration pullTimeout = Duration.ofMinutes(5);
     private final List<String> apiServerFlags = new ArrayList<>();
@@ -394,6 +402,52 @@ public final class ContainerApiServer implements ApiServer {
     public Builder withLocalImage(Path assetsDirectory) {
       this.localAssets = Objects.requireNonNull(assetsDirectory, "assetsDirectory");
       return this;
+    }
+
+    /**
+     * Also runs kube-controller-manager in a third container, with only its garbage collector and
+     * namespace controller (as {@code LocalApiServer.Builder.withControllerManager()} does
+     * locally): owned objects are collected, a deleted namespace is emptied and removed, and
+     * {@link ContainerApiServer#runsClusterControllers()} is {@code true}. Its image is the local
+     * image with {@link #withLocalImage(Path)} (then {@code kube-controller-manager} must sit in
+     * that folder, of the same version), else {@link #withControllerManagerImage(String)}, by
+     * default the kube-apiserver image's tag of {@code registry.k8s.io/kube-controller-manager}.
+     *
+     * <pre>{@code
+     * ContainerApiServer server = ContainerApiServer.builder()
+     *     .withLocalImage(assets).withControllerManager().build().start();
+     * }</pre>
+     *
+     * @return this builder
+     */
+    public Builder withControllerManager() {
+      this.controllerManager = true;
+      return this;
+    }
+
+    /**
+     * The kube-controller-manager image for {@link #withControllerManager()} (implied by this
+     * call); the binary must be at {@code /usr/local/bin/kube-controller-manager}, as in the
+     * registry.k8s.io images.
+     *
+     * @param image an image reference
+     * @return this builder
+     */
+    public Builder withControllerManagerImage(String image) {
+      this.controllerManagerImage = requireText(image, "withControllerManagerImage");
+      this.controllerManager = true;
+      return this;
+    }
+
+    private String controllerManagerImage() {
+      if (!controllerManager) {
+        return null;
+      }
+      if (controllerManagerImage != null) {
+        return controllerManagerImage;
+      }
+      return localAssets != null ? ContainerSpec.LOCAL_IMAGE
+          : apiServerImage.replaceFirst("kube-apiserver(?=[:@]|$)", "kube-controller-manager");
     }
 
     /**
@@ -469,6 +523,18 @@ public final class ContainerApiServer implements ApiServer {
                 + (localAssets != null ? "withLocalImage(..)" : "withApiServerImage/withEtcdImage")
                 + ". Use ContainerApiServer.builder() for etcd + kube-apiserver containers.");
       }
+      if (variant == ContainerSpec.Variant.K3S && controllerManager) {
+        throw new IllegalStateException(
+            "k3s runs its own controllers: withControllerManager() is for ContainerApiServer.builder()'s"
+                + " etcd + kube-apiserver containers. Drop it (k3s already collects garbage and"
+                + " deletes namespaces).");
+      }
+      if (localAssets != null && controllerManagerImage != null) {
+        throw new IllegalStateException(
+            "withControllerManagerImage(..) and withLocalImage(..) both choose where"
+                + " kube-controller-manager comes from; with a local image it is the folder's"
+                + " kube-controller-manager. Drop one of them.");
+      }
       if (localAssets != null && !Files.isDirectory(localAssets)) {
         throw new EnvtestException(
             "withLocalImage("
@@ -488,6 +554,7 @@ public final class ContainerApiServer implements ApiServer {
               etcdImage,
               k3sImage,
               localAssets == null ? null : localAssets.toAbsolutePath().normalize(),
+              controllerManagerImage(),
               timeout,
               pullTimeout,
               apiServerFlags,

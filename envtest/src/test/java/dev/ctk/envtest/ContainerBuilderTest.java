@@ -36,6 +36,36 @@ class ContainerBuilderTest {
   }
 
   @Test
+  void withControllerManager_takes_the_image_of_the_api_server_version_or_the_local_one(@TempDir Path assets) {
+    // GIVEN / WHEN
+    ContainerApiServer registry = ContainerApiServer.builder()
+        .withApiServerImage("registry.example/k8s/kube-apiserver:v1.33.4").withControllerManager().build();
+    ContainerApiServer local = ContainerApiServer.builder().withLocalImage(assets).withControllerManager().build();
+    ContainerApiServer chosen = ContainerApiServer.builder()
+        .withControllerManagerImage("registry.example/kcm:v1.33.4").build();
+    // THEN
+    assertThat(registry.description()).isEqualTo("kube-apiserver container (not started; image"
+        + " registry.example/k8s/kube-apiserver:v1.33.4, etcd image registry.k8s.io/etcd:3.5.15-0,"
+        + " kube-controller-manager image registry.example/k8s/kube-controller-manager:v1.33.4)");
+    assertThat(local.description())
+        .isEqualTo("kube-apiserver container (not started; local image from " + assets + ", with kube-controller-manager)");
+    assertThat(chosen.description()).endsWith(", kube-controller-manager image registry.example/kcm:v1.33.4)");
+    assertThat(List.of(registry, local, chosen)).allMatch(ContainerApiServer::runsClusterControllers);
+  }
+
+  @Test
+  void withControllerManager_is_refused_where_it_cannot_apply(@TempDir Path assets) {
+    assertThat(catchThrowableOfType(IllegalStateException.class,
+            () -> ContainerApiServer.k3s().withControllerManager().build()))
+        .hasMessage("k3s runs its own controllers: withControllerManager() is for ContainerApiServer.builder()'s"
+            + " etcd + kube-apiserver containers. Drop it (k3s already collects garbage and deletes namespaces).");
+    assertThat(catchThrowableOfType(IllegalStateException.class,
+            () -> ContainerApiServer.builder().withLocalImage(assets).withControllerManagerImage("kcm:1").build()))
+        .hasMessage("withControllerManagerImage(..) and withLocalImage(..) both choose where kube-controller-manager"
+            + " comes from; with a local image it is the folder's kube-controller-manager. Drop one of them.");
+  }
+
+  @Test
   void build_twice_fails() {
     ContainerApiServer.Builder builder = ContainerApiServer.builder();
     builder.build();

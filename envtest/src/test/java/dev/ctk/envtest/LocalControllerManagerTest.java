@@ -2,20 +2,13 @@ package dev.ctk.envtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -30,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * reason, unless {@code CTK_REQUIRE_ENVTEST=true}, which turns that into a failure.
  */
 class LocalControllerManagerTest {
-
-  private static final Duration COLLECTED_WITHIN = Duration.ofSeconds(60);
 
   @Test
   void a_folder_without_kube_controller_manager_fails_start_with_the_fix(@TempDir Path assets) throws IOException {
@@ -87,35 +78,12 @@ class LocalControllerManagerTest {
 
     @Test
     void collects_an_object_whose_owner_never_existed() {
-      try (KubernetesClient client = server().newClient()) {
-        // GIVEN
-        client.configMaps().inNamespace("default").resource(new ConfigMapBuilder()
-            .withNewMetadata().withName("dangling").addNewOwnerReference()
-              .withApiVersion("v1").withKind("ConfigMap").withName("ghost").withUid(UUID.randomUUID().toString())
-            .endOwnerReference().endMetadata().build()).create();
-        // WHEN the collector runs / THEN
-        await("the collector to delete default/dangling").atMost(COLLECTED_WITHIN)
-            .until(() -> client.configMaps().inNamespace("default").withName("dangling").get() == null);
-      }
+      ClusterControllerChecks.collectsAnObjectWhoseOwnerNeverExisted(server());
     }
 
     @Test
     void a_deleted_namespace_is_terminating_then_emptied_and_gone() {
-      try (KubernetesClient client = server().newClient()) {
-        // GIVEN
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("doomed").endMetadata().build())
-            .create();
-        client.configMaps().inNamespace("doomed").resource(new ConfigMapBuilder()
-            .withNewMetadata().withName("content").endMetadata().build()).create();
-        // WHEN
-        client.namespaces().withName("doomed").delete();
-        // THEN a GET right after still sees it, Terminating
-        Namespace terminating = client.namespaces().withName("doomed").get();
-        assertThat(terminating).isNotNull();
-        assertThat(terminating.getStatus().getPhase()).isEqualTo("Terminating");
-        await("the namespace controller to remove namespace doomed").atMost(COLLECTED_WITHIN)
-            .until(() -> client.namespaces().withName("doomed").get() == null);
-      }
+      ClusterControllerChecks.deletedNamespaceIsTerminatingThenGone(server());
     }
   }
 

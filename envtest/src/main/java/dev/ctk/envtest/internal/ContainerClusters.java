@@ -36,18 +36,31 @@ public final class ContainerClusters {
     }
     String apiServerImage;
     String etcdImage;
+    String controllerManagerImage = spec.controllerManagerImage();
     if (spec.localAssets() != null) {
+      if (spec.controllerManager()) {
+        ContainerLocalImage.requireControllerManager(spec.localAssets());
+      }
       apiServerImage = ContainerLocalImage.ensure(docker, spec.localAssets());
       etcdImage = apiServerImage;
+      controllerManagerImage = spec.controllerManager() ? apiServerImage : null;
     } else {
       apiServerImage = spec.apiServerImage();
       etcdImage = spec.etcdImage();
       docker.ensureImage(etcdImage, "etcd", spec.pullTimeout(), "withEtcdImage(..)");
       docker.ensureImage(
           apiServerImage, "kube-apiserver", spec.pullTimeout(), "withApiServerImage(..)");
+      if (controllerManagerImage != null) {
+        docker.ensureImage(
+            controllerManagerImage,
+            "kube-controller-manager",
+            spec.pullTimeout(),
+            "withControllerManagerImage(..)");
+      }
     }
     progress.throwIfCancelled();
-    return ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage, progress);
+    return ContainerControlPlane.start(
+        docker, spec, apiServerImage, etcdImage, controllerManagerImage, progress);
   }
 
   /**

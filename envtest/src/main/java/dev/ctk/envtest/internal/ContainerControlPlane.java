@@ -31,13 +31,16 @@ import org.slf4j.LoggerFactory;
  * port is published on a free host port.
  *
  * <pre>{@code
- * ContainerCluster cluster =
- *     ContainerControlPlane.start(docker, spec, apiServerImage, etcdImage, new ContainerStart());
+ * ContainerCluster cluster = ContainerControlPlane.start(
+ *     docker, spec, apiServerImage, etcdImage, null, new ContainerStart());
  * }</pre>
  *
  * <p>The client trusts the certificate kube-apiserver wrote to {@code /ctk/certs/apiserver.crt}
  * (its names cover {@code localhost}) when the Docker host is this machine; for a remote Docker
- * host it trusts any certificate. No GC, no namespace controller: a bare API server.
+ * host it trusts any certificate. No GC, no namespace controller: a bare API server, unless a
+ * kube-controller-manager image is given; it then runs in a third container with only those two
+ * controllers, reaching kube-apiserver by its address on the network with the admin token (and
+ * without verifying its certificate: the network is private to these containers).
  */
 public final class ContainerControlPlane implements ContainerCluster {
 
@@ -47,6 +50,8 @@ public final class ContainerControlPlane implements ContainerCluster {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerControlPlane.class);
   private static final String AUTH_DIR = "/ctk/auth";
   private static final String CERT_DIR = "/ctk/certs";
+  private static final String KCM_DIR = "/ctk/kcm";
+  private static final int CONTROLLER_MANAGER_PORT = 10257;
 
   private final ContainerDocker docker;
   private final String networkId;
@@ -56,6 +61,7 @@ public final class ContainerControlPlane implements ContainerCluster {
   private final String caCertPem;
   private final String version;
   private final String description;
+  private final boolean controllers;
   private boolean closed;
 
   private ContainerControlPlane(
@@ -66,7 +72,8 @@ public final class ContainerControlPlane implements ContainerCluster {
       String url,
       String caCertPem,
       String version,
-      String description) {
+      String description,
+      boolean controllers) {
     this.docker = docker;
     this.networkId = networkId;
     this.containers = containers;
@@ -75,6 +82,7 @@ public final class ContainerControlPlane implements ContainerCluster {
     this.caCertPem = caCertPem;
     this.version = version;
     this.description = description;
+    this.controllers = controllers;
   }
 
   /**
@@ -85,6 +93,7 @@ public final class ContainerControlPlane implements ContainerCluster {
    * @param spec timeouts, flags, log lines
    * @param apiServerImage the kube-apiserver image (present)
    * @param etcdImage the etcd image (present)
+   * @param controllerManagerImage the kube-controller-manager image (present), or null for none
    * @param progress records the network and the containers; cancelling it makes the start give up
    * @return the running control plane
    * @throws EnvtestException if a container exits, readiness times out, or the start was cancelled
@@ -94,6 +103,7 @@ public final class ContainerControlPlane implements ContainerCluster {
       ContainerSpec spec,
       String apiServerImage,
       String etcdImage,
+      String controllerManagerImage,
       ContainerStart progress) {
     long start = System.nanoTime();
     String serverId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
@@ -184,6 +194,15 @@ public final class ContainerControlPlane implements ContainerCluster {
                       + "The containers and the network were removed.");
       String caCertPem = local ? servingCertificate(apiServer) : null;
       checkTrust(admin.clientConfig(url, caCertPem), url);
+      if (controllerManagerImage != null) {
+        String apiServerAddress = apiServer.ipOn(network, stillAlive);
+        ContainerRun controllerManager =
+            startControllerManager(
+                docker, prefix, serverId, createdNetwork, controllerManagerImage, admin,
+                apiServerAddress, progress);
+        containers.add(controllerManager);
+        awaitControllerManager(docker, spec, start, controllerManager, stillAlive, cleanupNote);
+      }
       String description =
           "kube-apiserver "
               + gitVersion
@@ -193,11 +212,22 @@ public final class ContainerControlPlane implements ContainerCluster {
               + apiServerImage
               + ", etcd image "
               + etcdImage
+              + (controllerManagerImage == null
+                  ? ""
+                  : ", kube-controller-manager image " + controllerManagerImage)
               + ") at "
               + url;
       LOG.info("started {} in {}", description, DurationText.since(start));
       return new ContainerControlPlane(
-          docker, networkId, containers, admin, url, caCertPem, gitVersion, description);
+          docker,
+          networkId,
+          containers,
+          admin,
+          url,
+          caCertPem,
+          gitVersion,
+          description,
+          controllerManagerImage != null);
     } catch (DockerException e) {
       removeAll(docker, containers, networkId);
       progress.throwIfCancelled();
@@ -206,6 +236,78 @@ public final class ContainerControlPlane implements ContainerCluster {
       removeAll(docker, containers, networkId);
       throw e;
     }
+  }
+
+  private static ContainerRun startControllerManager(
+      ContainerDocker docker,
+      String prefix,
+      String serverId,
+      String networkId,
+      String image,
+      AdminCredentials admin,
+      String apiServerAddress,
+      ContainerStart progress) {
+    // certificate not verified (no CA data): kube-apiserver's self-made certificate names localhost, and the
+    // address is on a network private to these containers
+    String kubeconfig =
+        admin.kubeconfig(
+            "https://" + bracketed(apiServerAddress) + ":" + SECURE_PORT, null, "ctk-container");
+    ContainerRun controllerManager =
+        ContainerRun.create(
+            docker,
+            ControllerManagerBinary.NAME,
+            prefix + "-" + ControllerManagerBinary.NAME,
+            image,
+            docker.labels(serverId, ControllerManagerBinary.NAME),
+            host ->
+                host.withNetworkMode(networkId)
+                    .withPortBindings(
+                        new PortBinding(Ports.Binding.empty(), ExposedPort.tcp(CONTROLLER_MANAGER_PORT))),
+            cmd ->
+                cmd.withEntrypoint(ContainerLocalImage.BIN + ControllerManagerBinary.NAME)
+                    .withCmd(
+                        LocalFlags.controllerManager(
+                            KCM_DIR + "/kubeconfig", KCM_DIR + "/certs", "0.0.0.0", CONTROLLER_MANAGER_PORT))
+                    .withExposedPorts(ExposedPort.tcp(CONTROLLER_MANAGER_PORT)));
+    progress.container(controllerManager);
+    controllerManager.copyIn(
+        ContainerTar.archive(
+            Map.of(KCM_DIR.substring(1) + "/kubeconfig", kubeconfig.getBytes(StandardCharsets.UTF_8)), 0600));
+    controllerManager.start();
+    return controllerManager;
+  }
+
+  private static void awaitControllerManager(
+      ContainerDocker docker,
+      ContainerSpec spec,
+      long start,
+      ContainerRun controllerManager,
+      Runnable apiServerAlive,
+      String cleanupNote) {
+    Runnable alive =
+        () -> {
+          apiServerAlive.run();
+          controllerManager.throwIfExited(
+              spec.logLines(),
+              "Check that the image's kube-controller-manager is of kube-apiserver's version." + cleanupNote);
+        };
+    int port = controllerManager.hostPort(CONTROLLER_MANAGER_PORT, alive);
+    String host = bracketed(docker.host());
+    ControllerManagerHealth health = new ControllerManagerHealth(host, port);
+    Poll.until(
+        "kube-controller-manager in container " + controllerManager.name() + " (https://" + host + ":" + port + ")",
+        spec.startTimeout(),
+        start,
+        () -> "GET /healthz never answered ok",
+        health::check,
+        alive,
+        () ->
+            "Last "
+                + spec.logLines()
+                + " lines of its log:\n"
+                + controllerManager.lastLines(spec.logLines())
+                + "\n"
+                + cleanupNote.strip());
   }
 
   static EnvtestException dockerFailed(String what, DockerException e, String cleanupNote) {
@@ -290,7 +392,7 @@ public final class ContainerControlPlane implements ContainerCluster {
 
   @Override
   public boolean runsClusterControllers() {
-    return false;
+    return controllers;
   }
 
   @Override

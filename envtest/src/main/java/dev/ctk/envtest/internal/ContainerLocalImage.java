@@ -25,7 +25,8 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
  * An image built on this machine, with no pull, from the same kube-apiserver and etcd binaries that
- * local mode runs: {@code FROM scratch} plus the two binaries at {@code /usr/local/bin} and the
+ * local mode runs: {@code FROM scratch} plus the two binaries (and kube-controller-manager when
+ * it sits beside them) at {@code /usr/local/bin} and the
  * shared libraries {@code ldd} lists for them, at the paths {@code ldd} names. Tagged {@code
  * ctk-envtest:<version>-<first 12 hex digits of the SHA-256 of every file>} and reused while that
  * tag exists.
@@ -106,6 +107,20 @@ public final class ContainerLocalImage {
   }
 
   /**
+   * Checks that {@code assets} holds a kube-controller-manager of kube-apiserver's version, for
+   * {@code withControllerManager()} with a local image.
+   *
+   * @param assets the folder with the binaries
+   * @throws EnvtestException when it is missing or of another version, with the fix
+   */
+  public static void requireControllerManager(Path assets) {
+    Path apiServer = assets.resolve("kube-apiserver");
+    if (Files.isExecutable(apiServer)) {
+      ControllerManagerBinary.beside(apiServer, VersionProbe.versionOf(apiServer));
+    }
+  }
+
+  /**
    * The files of the image: path inside the image to file on this machine (real paths, links
    * resolved), libraries first.
    *
@@ -129,6 +144,11 @@ public final class ContainerLocalImage {
                 + " .ci/provision-envtest or setup-envtest prepared.");
       }
       binaries.put(BIN + name, realPath(binary));
+    }
+    // optional: withControllerManager() runs it from the same image
+    Path controllerManager = assets.resolve(ControllerManagerBinary.NAME);
+    if (Files.isRegularFile(controllerManager) && Files.isExecutable(controllerManager)) {
+      binaries.put(BIN + ControllerManagerBinary.NAME, realPath(controllerManager));
     }
     Map<String, Path> files = new LinkedHashMap<>();
     for (Path binary : binaries.values()) {

@@ -12,7 +12,7 @@ import java.util.Map;
  * <pre>{@code
  * ContainerSpec spec = new ContainerSpec(ContainerSpec.Variant.CONTROL_PLANE,
  *     "registry.k8s.io/kube-apiserver:v1.31.4", "registry.k8s.io/etcd:3.5.15-0", null, null,
- *     Duration.ofSeconds(60), Duration.ofMinutes(5), List.of(), 50);
+ *     null, Duration.ofSeconds(60), Duration.ofMinutes(5), List.of(), 50);
  * }</pre>
  *
  * @param variant etcd + kube-apiserver, or one k3s container
@@ -20,6 +20,8 @@ import java.util.Map;
  * @param etcdImage the etcd image (control plane)
  * @param k3sImage the k3s image (k3s)
  * @param localAssets a folder with kube-apiserver and etcd to build a local image from, or null
+ * @param controllerManagerImage the image to run kube-controller-manager from (garbage collector
+ *     and namespace controller), or null for none; with {@code localAssets}, the local image
  * @param startTimeout how long start-up may take once the images are there
  * @param pullTimeout how long pulling one missing image may take
  * @param apiServerFlags extra kube-apiserver flags; a later flag wins over a default of the same
@@ -32,10 +34,14 @@ public record ContainerSpec(
     String etcdImage,
     String k3sImage,
     Path localAssets,
+    String controllerManagerImage,
     Duration startTimeout,
     Duration pullTimeout,
     List<String> apiServerFlags,
     int logLines) {
+
+  /** {@link #controllerManagerImage()} when kube-controller-manager comes from the local image. */
+  public static final String LOCAL_IMAGE = "<local image>";
 
   /** kube-apiserver flags that ctk sets in a container and a user cannot change, with why. */
   public static final Map<String, String> API_SERVER_OWNED =
@@ -55,6 +61,7 @@ public record ContainerSpec(
    * @param etcdImage the etcd image
    * @param k3sImage the k3s image
    * @param localAssets the folder for a local image, or null
+   * @param controllerManagerImage the kube-controller-manager image, or null
    * @param startTimeout the start-up bound
    * @param pullTimeout the bound of one pull
    * @param apiServerFlags extra kube-apiserver flags
@@ -62,6 +69,15 @@ public record ContainerSpec(
    */
   public ContainerSpec {
     apiServerFlags = List.copyOf(apiServerFlags);
+  }
+
+  /**
+   * Whether kube-controller-manager runs beside kube-apiserver.
+   *
+   * @return true when {@link #controllerManagerImage()} is set
+   */
+  public boolean controllerManager() {
+    return controllerManagerImage != null;
   }
 
   /** The two container layouts. */

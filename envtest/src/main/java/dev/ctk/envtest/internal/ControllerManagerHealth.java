@@ -13,8 +13,9 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * Asks a local kube-controller-manager for {@code GET /healthz} on its secure port. Its serving certificate is one
- * it made itself at start, so it is not verified: the address is loopback and the process is ctk's own child.
+ * Asks a kube-controller-manager that ctk started (a child process, or a container) for {@code GET /healthz} on its
+ * secure port. Its serving certificate is one it made itself at start, so it is not verified: it is ctk's own
+ * process, on loopback or a port its Docker engine published, and the answer carries nothing secret.
  *
  * <pre>{@code
  * String problem = new ControllerManagerHealth(10257).check(); // null when it answers "ok"
@@ -34,7 +35,17 @@ public final class ControllerManagerHealth {
    * @param securePort its secure port
    */
   public ControllerManagerHealth(int securePort) {
-    this.healthz = URI.create("https://127.0.0.1:" + securePort + "/healthz");
+    this("127.0.0.1", securePort);
+  }
+
+  /**
+   * A check of the kube-controller-manager serving on {@code host:port} (a container's published port).
+   *
+   * @param host the host, bracketed when an IPv6 address
+   * @param port the port
+   */
+  public ControllerManagerHealth(String host, int port) {
+    this.healthz = URI.create("https://" + host + ":" + port + "/healthz");
     // HTTP/1.1: over HTTP/2 a Go 1.3x server answered the JDK client's first request with GOAWAY
     this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
         .sslContext(trustingItsOwnCertificate()).build();
@@ -63,7 +74,7 @@ public final class ControllerManagerHealth {
 
       @Override
       public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        // loopback, ctk's own child process, a certificate it generated at start
+        // ctk's own process, a certificate it generated at start
       }
 
       @Override

@@ -103,6 +103,21 @@ public final class LocalFlags {
    * @return the flags
    */
   public static List<String> controllerManager(Path kubeconfig, Path certDir, int securePort) {
+    return controllerManager(kubeconfig.toString(), certDir.toString(), "127.0.0.1", securePort);
+  }
+
+  /**
+   * The same flags for any file system and bind address (a container's, where it binds {@code 0.0.0.0} so that its
+   * published health port answers).
+   *
+   * @param kubeconfig the admin kubeconfig file's path
+   * @param certDir where it writes its serving certificate
+   * @param bindAddress where it serves health
+   * @param securePort its HTTPS port (health)
+   * @return the flags
+   */
+  public static List<String> controllerManager(String kubeconfig, String certDir, String bindAddress,
+      int securePort) {
     return List.of(
         "--kubeconfig=" + kubeconfig,
         "--authentication-kubeconfig=" + kubeconfig,
@@ -112,7 +127,7 @@ public final class LocalFlags {
         "--controllers=garbagecollector,namespace",
         "--leader-elect=false",
         "--use-service-account-credentials=false",
-        "--bind-address=127.0.0.1",
+        "--bind-address=" + bindAddress,
         "--secure-port=" + securePort,
         "--cert-dir=" + certDir);
   }
