@@ -35,6 +35,7 @@ final class ContractReport {
 
   private static final class ServerResults {
     String fidelityName;
+    String fakeMinor;
     String unavailableReason;
     final Map<Scenario, Comparison> comparisons = new LinkedHashMap<>();
     final Map<Scenario, String> skipped = new LinkedHashMap<>();
@@ -66,8 +67,21 @@ final class ContractReport {
    * @param comparison the comparison
    */
   synchronized void real(String server, String fidelityName, Comparison comparison) {
+    real(server, fidelityName, null, comparison);
+  }
+
+  /**
+   * Records a comparison with a real server, with the minor the fake emulated for it.
+   *
+   * @param server the server's display name, e.g. {@code kube-apiserver v1.37.2 (local binaries)}
+   * @param fidelityName how the fidelity line names it, e.g. {@code kube-apiserver v1.37.2}
+   * @param fakeMinor the minor the fake emulated, e.g. {@code 1.37}; {@code null} to leave it out of the line
+   * @param comparison the comparison
+   */
+  synchronized void real(String server, String fidelityName, String fakeMinor, Comparison comparison) {
     ServerResults results = servers.computeIfAbsent(server, k -> new ServerResults());
     results.fidelityName = fidelityName;
+    results.fakeMinor = fakeMinor;
     results.comparisons.put(comparison.scenario(), comparison);
   }
 
@@ -120,7 +134,7 @@ final class ContractReport {
       long known = count(results, Comparison.Result.KNOWN_DIFFERENCE);
       long mismatch = count(results, Comparison.Result.MISMATCH);
       lines.add("ctk contract: " + match + " of " + results.comparisons.size() + " scenarios match between the fake "
-          + "and " + results.fidelityName + " (" + known + " known differences, " + mismatch + " mismatches)");
+          + (results.fakeMinor == null ? "" : "emulating " + results.fakeMinor + " ") + "and " + results.fidelityName + " (" + known + " known differences, " + mismatch + " mismatches)");
       for (Comparison c : results.comparisons.values()) {
         for (Comparison.Difference d : c.differences()) {
           lines.add("  " + (d.known() ? "known difference" : "MISMATCH") + ": " + c.scenario().displayName() + " | "

@@ -8,6 +8,7 @@ import dev.ctk.contract.scenarios.Scenarios;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -45,6 +48,7 @@ class ContractSuiteTest {
       new EnumMap<>(Map.of(ClientTransport.HTTP, new ConcurrentHashMap<>(),
           ClientTransport.IN_PROCESS, new ConcurrentHashMap<>()));
   private static final List<RealServer> REAL_SERVERS = RealServers.requested(System.getenv("CTK_CONTRACT_TARGETS"));
+  private static final Map<KubeMinor, Map<Scenario, Map<String, String>>> FAKE_AT_MINOR = new ConcurrentHashMap<>();
   private static final boolean REQUIRE_REAL = "true".equalsIgnoreCase(System.getenv("CTK_REQUIRE_ENVTEST"));
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -115,14 +119,46 @@ class ContractSuiteTest {
   }
 
   private static Run runOnFake(Scenario scenario, ClientTransport transport) {
+    Run run = runOnFake(scenario, transport, KubeMinor.DEFAULT);
+    FAKE_OBSERVATIONS.get(transport).put(scenario, run.observation().values());
+    return run;
+  }
+
+  private static Run runOnFake(Scenario scenario, ClientTransport transport, KubeMinor minor) {
     String namespace = freshNamespace();
-    FakeCluster.Builder builder = FakeCluster.builder().withGarbageCollection(false).withClientTransport(transport);
+    FakeCluster.Builder builder = FakeCluster.builder().withGarbageCollection(false).withClientTransport(transport)
+        .withKubernetesVersion(minor.toString());
     try (FakeCluster cluster = scenario.configureFake(builder).build();
         ContractTarget target = ContractTarget.open(fakeName(transport), cluster.newClient(), namespace)) {
       requireTransport(target, transport);
-      Run run = Run.of(scenario, target);
-      FAKE_OBSERVATIONS.get(transport).put(scenario, run.observation().values());
-      return run;
+      return Run.of(scenario, target);
+    }
+  }
+
+  /**
+   * The fake's HTTP observation when it emulates the minor of a real server's {@code gitVersion}: that minor when
+   * the fake emulates it (so behaviours that changed between minors are compared with the server that has them),
+   * else the fake's default minor (and the scenario's known differences for that version apply).
+   */
+  private static Map<String, String> fakeObservationFor(Scenario scenario, String realGitVersion) {
+    KubeMinor minor = emulatedMinor(realGitVersion);
+    if (minor.equals(KubeMinor.DEFAULT)) {
+      return fakeObservation(scenario, ClientTransport.HTTP);
+    }
+    return FAKE_AT_MINOR.computeIfAbsent(minor, m -> new ConcurrentHashMap<>())
+        .computeIfAbsent(scenario, s -> runOnFake(s, ClientTransport.HTTP, minor).observation().values());
+  }
+
+  /** The minor the fake emulates against a server of this gitVersion ({@code v1.37.2}): the same, or the default. */
+  static KubeMinor emulatedMinor(String gitVersion) {
+    Matcher m = gitVersion == null ? null : Pattern.compile("^v?(1\\.\\d+)").matcher(gitVersion);
+    if (m == null || !m.find()) {
+      return KubeMinor.DEFAULT;
+    }
+    try {
+      return KubeMinor.parse(m.group(1));
+    } catch (IllegalArgumentException notEmulated) {
+      return KubeMinor.DEFAULT;
     }
   }
 
@@ -172,15 +208,15 @@ class ContractSuiteTest {
     if (api == null) {
       fail(server.displayName() + " did not start, so the scenario cannot be compared: " + server.problem(controllers));
     }
-    Map<String, String> fake = fakeObservation(scenario, ClientTransport.HTTP);
     Run real;
     String version;
     try (ContractTarget target = ContractTarget.open(server.displayName(), api.newClient(), freshNamespace())) {
       version = target.version();
       real = Run.of(scenario, target);
     }
+    Map<String, String> fake = fakeObservationFor(scenario, version);
     Comparison comparison = Comparison.of(scenario, fake, real.observation().values(), version);
-    REPORT.real(server.displayName(), server.fidelityName(), comparison);
+    REPORT.real(server.displayName(), server.fidelityName(), emulatedMinor(version).toString(), comparison);
     if (comparison.result() == Comparison.Result.MISMATCH) {
       AssertionError failure = new AssertionError(comparison.failureMessage(server.displayName()));
       if (real.error() != null) {

@@ -9,6 +9,7 @@ import dev.ctk.fake.internal.gc.CollectorSettings;
 import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.seed.SeedDocument;
 import dev.ctk.fake.internal.seed.SeedSources;
+import dev.ctk.fake.internal.version.KubeMinor;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -205,6 +206,34 @@ public final class FakeCluster implements AutoCloseable {
    */
   public Path writeKubeconfig(Path file) {
     return ClusterClients.write(file, kubeconfig());
+  }
+
+  /**
+   * The Kubernetes minors {@link Builder#withKubernetesVersion(String)} accepts.
+   *
+   * <pre>{@code
+   * FakeCluster.supportedKubernetesVersions();   // [1.32, 1.33, 1.34, 1.35, 1.36, 1.37]
+   * }</pre>
+   *
+   * @return the minors, oldest first
+   * @since 0.1.0
+   */
+  public static List<String> supportedKubernetesVersions() {
+    return KubeMinor.supported();
+  }
+
+  /**
+   * The Kubernetes minor version this fake emulates, as {@link Builder#withKubernetesVersion(String)} chose it.
+   *
+   * <pre>{@code
+   * String minor = cluster.kubernetesVersion();   // "1.32" by default
+   * }</pre>
+   *
+   * @return e.g. {@code "1.32"}
+   * @since 0.1.0
+   */
+  public String kubernetesVersion() {
+    return server.store().kubeMinor().toString();
   }
 
   /**
@@ -456,6 +485,7 @@ public final class FakeCluster implements AutoCloseable {
     private final List<NamedHook> mutatingHooks = new ArrayList<>();
     private final List<NamedHook> validatingHooks = new ArrayList<>();
     private Duration bookmarkInterval = DEFAULT_BOOKMARK_INTERVAL;
+    private KubeMinor kubernetesVersion = KubeMinor.DEFAULT;
     private boolean built;
     private boolean lazyListener;
 
@@ -599,6 +629,31 @@ public final class FakeCluster implements AutoCloseable {
      */
     public Builder withRandomSeed(long seed) {
       this.randomSeed = seed;
+      return this;
+    }
+
+    /**
+     * The Kubernetes minor version the fake emulates (default {@code 1.32}): {@code 1.32} to {@code 1.37}, written
+     * {@code "1.34"}, {@code "v1.34"} or {@code "1.34.4"} (a patch is ignored; each minor behaves as its newest
+     * patch). It sets what {@code /version} reports and the behaviours that changed between those minors, listed in
+     * {@code docs/kubernetes-versions.md} with the contract scenario that checks each against a real server; for
+     * example 1.34 prints a field error's value as JSON where 1.32 prints Go syntax, and 1.37 defaults a
+     * StatefulSet's {@code maxUnavailable}. Everything else behaves alike in every minor.
+     *
+     * <pre>{@code
+     * try (FakeCluster cluster = FakeCluster.builder().withKubernetesVersion("1.34").build()) {
+     *   cluster.client().getKubernetesVersion().getMinor();   // "34"
+     * }
+     * }</pre>
+     *
+     * @param version the version, e.g. {@code "1.34"}
+     * @return this builder
+     * @throws IllegalArgumentException for a text that is not a version, or a minor the fake does not emulate (the
+     *     message lists those it does)
+     * @since 0.1.0
+     */
+    public Builder withKubernetesVersion(String version) {
+      this.kubernetesVersion = KubeMinor.parse(version);
       return this;
     }
 
@@ -793,7 +848,7 @@ public final class FakeCluster implements AutoCloseable {
       ObjectJson json = new ObjectJson();
       FakeApiServer server = new FakeApiServer(host, port, clockGiven ? clock : TimeSourceClock.of(timeSource),
           watchHistoryLimit, randomSeed,
-          new CollectorSettings(garbageCollection, timeSource, namespaceDeletionGracePeriod));
+          new CollectorSettings(garbageCollection, timeSource, namespaceDeletionGracePeriod), kubernetesVersion);
       server.store().watchHub().bookmarkInterval(bookmarkInterval);
       mutatingHooks.forEach(h -> server.store().admission().hooks().addMutating(h.name(), h.hook()));
       validatingHooks.forEach(h -> server.store().admission().hooks().addValidating(h.name(), h.hook()));

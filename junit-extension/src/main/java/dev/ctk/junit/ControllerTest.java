@@ -95,6 +95,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       </td><td>{@code 1.20}, {@code 1.20.x} or {@code 1.20.2}</td><td>any: the first place in
  *       discovery order that has the binaries wins (within setup-envtest's and ctk's cache folders,
  *       the highest matching version)</td></tr>
+ *   <tr><td>-</td><td>{@value #FAKE_KUBERNETES_VERSION_PROPERTY_NAME}</td>
+ *       <td>{@code CTK_FAKE_KUBERNETES_VERSION}</td><td>the minor the fake emulates, {@code 1.32} to
+ *       {@code 1.37}</td><td>{@code 1.32}</td></tr>
  *   <tr><td>-</td><td>{@value #CONTAINER_LOCAL_IMAGE_PROPERTY_NAME}</td>
  *       <td>{@code CTK_CONTAINER_LOCAL_IMAGE}</td><td>an assets folder, or {@code auto} for the
  *       binaries envtest mode would use (same discovery, and {@code ctk.envtest.version}):
@@ -289,6 +292,15 @@ public @interface ControllerTest {
    * fails every class that uses it, with a message naming the value and where it came from.
    */
   String ENVTEST_VERSION_PROPERTY_NAME = "ctk.envtest.version";
+
+  /**
+   * The Kubernetes minor the fake emulates in fake mode ({@code FakeCluster.Builder.withKubernetesVersion}):
+   * {@code 1.32} to {@code 1.37}; then {@code CTK_FAKE_KUBERNETES_VERSION}. Unset: 1.32. It sets {@code /version} and
+   * the behaviours that changed between those minors (docs/kubernetes-versions.md); a cluster customizer's own
+   * {@code withKubernetesVersion} wins. Any other value fails every class that uses it, naming the value and where it
+   * came from.
+   */
+  String FAKE_KUBERNETES_VERSION_PROPERTY_NAME = "ctk.fake.kubernetes-version";
 
   /**
    * An assets folder from which container mode builds its image locally (no registry needed), or

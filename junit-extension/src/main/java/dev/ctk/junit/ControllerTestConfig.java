@@ -2,6 +2,7 @@ package dev.ctk.junit;
 
 import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.LocalApiServer;
+import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
 import dev.ctk.junit.ControllerTest.Mode;
 import java.util.ArrayList;
@@ -59,6 +60,12 @@ final class ControllerTestConfig {
       ControllerTest.ENVTEST_VERSION_PROPERTY_NAME, null, Map.of(),
       ControllerTestConfig::parseVersion, "a Kubernetes version such as 1.20, 1.20.x or 1.20.2",
       "any version: the first place in discovery order that has the binaries");
+
+  /** {@code ctk.fake.kubernetes-version} / {@code CTK_FAKE_KUBERNETES_VERSION}: the minor the fake emulates. */
+  static final Setting<String> FAKE_KUBERNETES_VERSION = new Setting<>(
+      ControllerTest.FAKE_KUBERNETES_VERSION_PROPERTY_NAME, null, Map.of(),
+      ControllerTestConfig::parseFakeVersion, "a Kubernetes minor the fake emulates: "
+          + String.join(", ", FakeCluster.supportedKubernetesVersions()), "1.32");
 
   /** {@code ctk.envtest.assets} only: the environment variable is LocalApiServer's to read. */
   static final Setting<String> ENVTEST_ASSETS =
@@ -262,6 +269,16 @@ final class ControllerTestConfig {
       return text;
     } catch (IllegalArgumentException | EnvtestException e) {
       return null;   // not a version (envtest says so with one type or the other)
+    }
+  }
+
+  /** The version as written when the fake emulates it; null (invalid) otherwise. */
+  private static String parseFakeVersion(String text) {
+    try {
+      FakeCluster.builder().withKubernetesVersion(text);
+      return text;
+    } catch (IllegalArgumentException e) {
+      return null;
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import dev.ctk.fake.FakeCluster;
 import dev.ctk.junit.ControllerTest.Isolation;
 import dev.ctk.junit.ControllerTest.Mode;
 import dev.ctk.junit.ControllerTestConfig.Resolved;
@@ -53,6 +54,16 @@ final class ScopeResolution {
    * @param uniqueId the unique id of the context the value belongs to
    */
   record StoreKey(String kind, ControllerTestExtension extension, String uniqueId) {}
+
+  /**
+   * The fake cluster customizer with {@code ctk.fake.kubernetes-version} applied first, so that the user's own
+   * {@code withKubernetesVersion} in the customizer wins.
+   */
+  private static UnaryOperator<FakeCluster.Builder> emulating(ControllerTestConfig config,
+      UnaryOperator<FakeCluster.Builder> customizer) {
+    String version = config.resolve(ControllerTestConfig.FAKE_KUBERNETES_VERSION, null, null).value();
+    return version == null ? customizer : builder -> customizer.apply(builder.withKubernetesVersion(version));
+  }
 
   /** The test class and its enclosing test classes, outermost first. */
   static List<Class<?>> classChain(ExtensionContext context) {
@@ -269,7 +280,7 @@ final class ScopeResolution {
           config.resolve(ControllerTestConfig.ISOLATION, explicit.isolation(),
               "ControllerTestExtension.builder().withIsolation(..)"),
           explicit.crds(), explicit.resources(), explicit.crdObjects(), explicit.objects(),
-          explicit.customizer(), explicit.virtualTime(),
+          emulating(config, explicit.customizer()), explicit.virtualTime(),
           "ControllerTestExtension.builder() registered for " + ownerClass.getName());
     }
     // innermost first: each attribute comes from the innermost annotation that sets it
@@ -299,7 +310,7 @@ final class ScopeResolution {
     // virtual time is on when any annotation of the chain turns it on (nested classes inherit it)
     boolean virtualTime = annotated.stream().anyMatch(c -> annotation(c).virtualTime());
     return new ClusterSpec(mode, ServerConfig.resolve(mode.value(), config), isolation, crds,
-        resources, List.of(), List.of(), UnaryOperator.identity(), virtualTime,
+        resources, List.of(), List.of(), emulating(config, UnaryOperator.identity()), virtualTime,
         "@ControllerTest on " + ownerClass.getName());
   }
 

@@ -90,7 +90,7 @@ class IsolationTest {
     });
     // THEN
     assertAllPassed(results, 3);
-    assertThat(reads).containsExactly("CTK_MODE", "CTK_ISOLATION");
+    assertThat(reads).containsExactly("CTK_MODE", "CTK_ISOLATION", "CTK_FAKE_KUBERNETES_VERSION");
   }
 
   @Test

@@ -19,11 +19,6 @@ final class CelScenarios {
   private static final String GROUP = "cel";
   private static final String NO_CEL_BEFORE_1_25 = "kube-apiserver before 1.25 drops x-kubernetes-validations and "
       + "evaluates no CEL rule";
-  private static final String VALUE_PRINTED_AFTER_1_32 = "kube after 1.32 prints the invalid value of a failed rule "
-      + "as the value itself (nothing for objects and lists, null unquoted) where 1.32, which the fake emulates, prints "
-      + "the schema type (\"object\", \"string\")";
-  private static final String RULE_AS_JSON_AFTER_1_32 = "kube after 1.32 prints a refused rule as JSON where 1.32, "
-      + "which the fake emulates, prints its Go syntax (apiextensions.ValidationRule{...})";
   private static final String NIL_RULE_FIELDS = ", Message:\"\", MessageExpression:\"\", "
       + "Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}";
 
@@ -34,8 +29,6 @@ final class CelScenarios {
     return List.of(
         Scenario.named(GROUP, "a CRD whose validation rule does not compile answers 422 with CEL's error")
             .knownDifferenceBefore("1.25", "*", NO_CEL_BEFORE_1_25)
-            .knownDifferenceFrom("1.33", "message", RULE_AS_JSON_AFTER_1_32)
-            .knownDifferenceFrom("1.33", "causes", RULE_AS_JSON_AFTER_1_32)
             .body((t, o) -> {
               String crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
               Response r = t.api().post(crds, gadgetCrd(t.crdGroup(), """
@@ -75,7 +68,6 @@ final class CelScenarios {
 
         Scenario.named(GROUP, "compile errors of CRD rules: syntax, result types, literals, oldSelf placement")
             .knownDifferenceBefore("1.25", "*", NO_CEL_BEFORE_1_25)
-            .knownDifferenceFrom("1.33", "causes", RULE_AS_JSON_AFTER_1_32)
             .body((t, o) -> {
               String crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
               Response r = t.api().post(crds, gadgetCrd(t.crdGroup(), """
@@ -123,8 +115,6 @@ final class CelScenarios {
 
         Scenario.named(GROUP, "failing rules answer 422 with message, messageExpression, reason and fieldPath")
             .knownDifferenceBefore("1.25", "*", NO_CEL_BEFORE_1_25)
-            .knownDifferenceFrom("1.33", "message: *", VALUE_PRINTED_AFTER_1_32)
-            .knownDifferenceFrom("1.33", "causes: *", VALUE_PRINTED_AFTER_1_32)
             .body((t, o) -> {
               t.installCrd(machineCrd(t.crdGroup()));
               String machines = t.apis(t.crdGroup() + "/v1", "machines");
@@ -161,8 +151,6 @@ final class CelScenarios {
 
         Scenario.named(GROUP, "transition rules compare with the stored object; OpenAPI errors block the rules")
             .knownDifferenceBefore("1.25", "*", NO_CEL_BEFORE_1_25)
-            .knownDifferenceFrom("1.33", "message: *", VALUE_PRINTED_AFTER_1_32)
-            .knownDifferenceFrom("1.33", "causes: *", VALUE_PRINTED_AFTER_1_32)
             .body((t, o) -> {
               t.installCrd(machineCrd(t.crdGroup()));
               String machines = t.apis(t.crdGroup() + "/v1", "machines");
@@ -192,8 +180,6 @@ final class CelScenarios {
         Scenario.named(GROUP, "the Kubernetes CEL libraries: quantity, URL, regex, lists, format, IP, strings")
             .knownDifferenceBefore("1.31", "*", "kube-apiserver before 1.31 lacks some of these libraries (format "
                 + "1.31, IP and CIDR 1.30, quantity 1.29; CEL itself 1.25)")
-            .knownDifferenceFrom("1.33", "message: *", VALUE_PRINTED_AFTER_1_32)
-            .knownDifferenceFrom("1.33", "causes: *", VALUE_PRINTED_AFTER_1_32)
             .body((t, o) -> {
               t.installCrd(libraryCrd(t.crdGroup()));
               String gizmos = t.apis(t.crdGroup() + "/v1", "gizmos");

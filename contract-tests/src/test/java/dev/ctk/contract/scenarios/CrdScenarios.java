@@ -120,10 +120,6 @@ final class CrdScenarios {
         }),
 
         Scenario.named(GROUP, "an update of a custom resource without resourceVersion answers 422")
-            .knownDifferenceFrom("1.34", "message", "kube 1.34 prints a field error's value as JSON (0); 1.32 prints "
-                + "it in Go syntax (0x0), as the fake does")
-            .knownDifferenceFrom("1.34", "causes", "kube 1.34 prints a field error's value as JSON (0); 1.32 prints "
-                + "it in Go syntax (0x0), as the fake does")
             .body((t, o) -> {
               t.installCrd(Manifests.widgetCrd(t.crdGroup()));
               String widgets = t.apis(t.crdGroup() + "/v1", "widgets");

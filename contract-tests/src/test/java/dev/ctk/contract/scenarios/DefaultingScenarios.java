@@ -116,9 +116,6 @@ final class DefaultingScenarios {
             }),
 
         Scenario.named(GROUP, "a StatefulSet gets replicas, pod management and update strategy defaults")
-            .knownDifferenceFrom("1.33", "updateStrategy", "kube after 1.32 also defaults "
-                + "updateStrategy.rollingUpdate.maxUnavailable to 1 (MaxUnavailableStatefulSet; seen on 1.37.2, the "
-                + "first minor that does so is not pinned down); the fake emulates 1.32")
             .body((t, o) -> {
               Response r = t.create(t.apis("apps/v1", "statefulsets"), """
                   {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},"spec":{"serviceName":"db",

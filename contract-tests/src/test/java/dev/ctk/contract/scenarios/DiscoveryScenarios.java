@@ -113,8 +113,6 @@ final class DiscoveryScenarios {
             }),
 
         Scenario.named(GROUP, "discovery lists the Pod, Service, Node, Namespace and ServiceAccount subresources")
-            .knownDifferenceFrom("1.33", "/api/v1 subresources", "kube 1.33 serves pods/resize (in-place Pod "
-                + "resize, beta); the fake emulates 1.32")
             .body((t, o) -> {
               List<String> subresources = new ArrayList<>();
               for (JsonNode resource : t.api().get("/api/v1").body().path("resources")) {
@@ -149,8 +147,6 @@ final class DiscoveryScenarios {
 
         Scenario.named(GROUP, "/version carries the fields clients parse")
             .knownDifference("minor", "the fake reports the kube minor version it emulates")
-            .knownDifferenceFrom("1.33", "fields", "kube 1.33 adds emulationMajor, emulationMinor, "
-                + "minCompatibilityMajor and minCompatibilityMinor (compatibility versions); the fake emulates 1.32")
             .body((t, o) -> {
               Response r = t.api().get("/version");
               List<String> fields = new ArrayList<>();

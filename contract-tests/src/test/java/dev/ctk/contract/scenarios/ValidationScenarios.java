@@ -65,8 +65,6 @@ final class ValidationScenarios {
         }),
 
         Scenario.named(GROUP, "a Deployment's spec.selector is immutable")
-            .knownDifferenceFrom("1.34", "message", "kube 1.34 prints a field error's value as JSON "
-                + "({\"matchLabels\":...}); 1.32 prints it in Go syntax (v1.LabelSelector{...}), as the fake does")
             .body((t, o) -> {
               t.create(t.apis("apps/v1", "deployments"), Manifests.deployment("web"));
               Response r = t.api().patch(t.apis("apps/v1", "deployments/web"), RawApi.MERGE_PATCH,
@@ -107,10 +105,6 @@ final class ValidationScenarios {
         }),
 
         Scenario.named(GROUP, "a Service's cluster IP may not change")
-            .knownDifferenceFrom("1.34", "message", "kube 1.34 prints a field error's value as JSON "
-                + "([\"10.0.0.1\"]); 1.32 prints it in Go syntax ([]string{\"10.0.0.1\"}), as the fake does")
-            .knownDifferenceFrom("1.34", "causes", "kube 1.34 prints a field error's value as JSON; 1.32 in Go syntax, "
-                + "as the fake does")
             .body((t, o) -> {
               Response created = t.create(t.core("services"), Manifests.service("web"));
               String ip = created.at("/spec/clusterIP");
@@ -125,8 +119,6 @@ final class ValidationScenarios {
             }),
 
         Scenario.named(GROUP, "a Service's clusterIP and clusterIPs: kube's causes for each way of changing them")
-            .knownDifferenceFrom("1.34", "message: *", "kube 1.34 prints a field error's value as JSON "
-                + "([\"10.0.0.1\"]); 1.32 prints it in Go syntax ([]string{\"10.0.0.1\"}), as the fake does")
             .body((t, o) -> {
               Response created = t.create(t.core("services"), Manifests.service("web"));
               String ip = created.at("/spec/clusterIP");

@@ -187,9 +187,6 @@ final class WriteScenarios {
         }),
 
         Scenario.named(GROUP, "an update whose metadata.uid disagrees answers 409, a patch that changes it 422")
-            .knownDifferenceFrom("1.33", "patch causes", "kube after 1.32 reports the ConfigMap's immutable uid "
-                + "once, not once from the common metadata checks and again from the ConfigMap strategy (seen on "
-                + "1.37.2; the first minor that does so is not pinned down)")
             .body((t, o) -> {
               Response created = t.create(t.core("configmaps"), configMap("web"));
               String other = "6a1e5c3e-0000-4000-8000-000000000000";
@@ -222,8 +219,6 @@ final class WriteScenarios {
             }),
 
         Scenario.named(GROUP, "a dryRun value other than All answers 422 Invalid, naming the verb's options")
-            .knownDifferenceFrom("1.34", "message: *", "kube 1.34 prints a field error's value as JSON "
-                + "([\"Bogus\"]); 1.32 prints it in Go syntax ([]string{\"Bogus\"}), as the fake does")
             .body((t, o) -> {
               t.create(t.core("configmaps"), configMap("web"));
               String unsupported = "is invalid: dryRun: Unsupported value: []string{\"Bogus\"}: supported values: "

@@ -24,6 +24,7 @@ import dev.ctk.fake.internal.store.NameGenerator;
 import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.WriteOptions;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,8 +79,9 @@ public final class FakeApiServer implements AutoCloseable {
    *     in a cluster with kube-controller-manager); {@link GarbageCollection#OFF} mimics a bare kube-apiserver
    */
   public FakeApiServer(String host, int port, Clock clock, int watchHistoryLimit, Long randomSeed,
-      CollectorSettings garbageCollection) {
-    this.store = new ObjectStore(registry, new ObjectRules(new NameGenerator(randomSeed), clock), watchHistoryLimit);
+      CollectorSettings garbageCollection, KubeMinor kubeMinor) {
+    this.store = new ObjectStore(registry, new ObjectRules(new NameGenerator(randomSeed), clock), watchHistoryLimit,
+        kubeMinor);
     ResourceType namespaces = type("v1", "Namespace");
     for (String name : INITIAL_NAMESPACES) {
       ObjectNode ns = JsonNodeFactory.instance.objectNode();

@@ -6,6 +6,7 @@ import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.WriteOptions;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -36,6 +37,7 @@ import java.util.function.Function;
 public final class Admission {
 
   private final AdmissionHooks hooks = new AdmissionHooks();
+  private final KubeMinor minor;
   private final ServiceAddresses serviceAddresses = new ServiceAddresses();
 
   private record KindRules(NameRule names, Consumer<ObjectNode> defaults,
@@ -85,6 +87,15 @@ public final class Admission {
       Map.entry("rbac.authorization.k8s.io/RoleBinding", pathSegmentNames()),
       Map.entry("rbac.authorization.k8s.io/ClusterRoleBinding", pathSegmentNames()));
 
+  /**
+   * Admission for a Kubernetes minor version.
+   *
+   * @param minor the minor emulated: decides StatefulSet defaults and how field errors print values
+   */
+  public Admission(KubeMinor minor) {
+    this.minor = minor;
+  }
+
   private static KindRules pathSegmentNames() {
     return new KindRules(NameRule.PATH_SEGMENT, NO_DEFAULTS, NOTHING_ON_CREATE, NOTHING_ON_UPDATE);
   }
@@ -104,6 +115,10 @@ public final class Admission {
    */
   public void defaults(ResourceType type, ObjectNode object) {
     rules(type).defaults().accept(object);
+    if (minor.defaultsStatefulSetMaxUnavailable() && !type.custom() && type.group().equals("apps")
+        && type.kind().equals("StatefulSet")) {
+      WorkloadDefaults.statefulSetMaxUnavailable(object);
+    }
     type.schema().ifPresent(schema -> schema.decode(object));
   }
 

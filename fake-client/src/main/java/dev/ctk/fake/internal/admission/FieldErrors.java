@@ -6,10 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The field errors one validation pass finds, in the order kube reports them, turned into kube's 422 Invalid
@@ -19,10 +24,19 @@ import java.util.Set;
  */
 final class FieldErrors {
 
-  /** One field error: kube's cause type, the field path and the error body (without the path). */
-  record FieldError(String type, String field, String body) {
-    String text() {
-      return field + ": " + body;
+  /**
+   * One field error: kube's cause type, the field path and the error body (without the path), as the oldest minor the
+   * fake emulates words it; {@code later} holds how later minors word the body (from that minor on; {@code null}: the
+   * error is not reported from that minor on), empty when all alike.
+   */
+  record FieldError(String type, String field, String body, NavigableMap<Integer, String> later) {
+    String body(int minor) {
+      Map.Entry<Integer, String> entry = later.floorEntry(minor);
+      return entry == null ? body : entry.getValue();
+    }
+
+    String text(int minor) {
+      return field + ": " + body(minor);
     }
   }
 
@@ -41,6 +55,32 @@ final class FieldErrors {
   /** {@code Invalid value: <rendered>: <detail>} with the value already printed as kube prints it. */
   FieldErrors invalidRendered(String field, String renderedValue, String detail) {
     return add("FieldValueInvalid", field, "Invalid value: " + renderedValue + detailText(detail));
+  }
+
+  /**
+   * {@code Invalid value: <value>: <detail>} for a structured value, which kube prints in Go syntax up to 1.33
+   * ({@code []string{"a"}}) and as JSON from 1.34 ({@code ["a"]}).
+   *
+   * @param value the value in both printings, from {@link GoSyntax}
+   */
+  FieldErrors invalidValue(String field, GoSyntax.Printed value, String detail) {
+    TreeMap<Integer, String> later = new TreeMap<>();
+    later.put(KubeMinor.FIELD_VALUES_AS_JSON, "Invalid value: " + value.json() + detailText(detail));
+    errors.add(new FieldError("FieldValueInvalid", field, "Invalid value: " + value.go() + detailText(detail),
+        later));
+    return this;
+  }
+
+  /**
+   * {@code Invalid value: <value>: <detail>} for a string value, an error kube reports only before minor
+   * {@code fromMinor} (a later minor leaves it out).
+   */
+  FieldErrors invalidBefore(int fromMinor, String field, String value, String detail) {
+    TreeMap<Integer, String> later = new TreeMap<>();
+    later.put(fromMinor, null);
+    errors.add(new FieldError("FieldValueInvalid", field, "Invalid value: " + GoText.quote(value) + detailText(detail),
+        later));
+    return this;
   }
 
   /** {@code Forbidden: <detail>} (FieldValueForbidden). */
@@ -71,7 +111,7 @@ final class FieldErrors {
   /** Adds the errors a custom resource schema check found (already worded by kube's rules). */
   FieldErrors addSchema(java.util.List<dev.ctk.fake.internal.schema.SchemaError> schemaErrors) {
     for (dev.ctk.fake.internal.schema.SchemaError error : schemaErrors) {
-      add(error.type(), error.field(), error.body());
+      errors.add(new FieldError(error.type(), error.field(), error.body(), error.later()));
     }
     return this;
   }
@@ -96,7 +136,8 @@ final class FieldErrors {
   }
 
   /**
-   * Throws kube's 422 Invalid when any error was found.
+   * Throws kube's 422 Invalid when any error was found, worded as the oldest emulated minor words it and, where a
+   * later minor words an error otherwise, as that minor does ({@link ApiError#toStatus(KubeMinor)} picks).
    *
    * @param group the kind's API group ({@code ""} for core)
    * @param kind the kind, e.g. {@code Deployment}
@@ -106,6 +147,17 @@ final class FieldErrors {
     if (errors.isEmpty()) {
       return;
     }
+    ApiError error = invalid(group, kind, name, KubeMinor.OLDEST);
+    Set<Integer> changes = new TreeSet<>();
+    errors.forEach(e -> changes.addAll(e.later().keySet()));
+    for (int minor : changes) {
+      ApiError later = invalid(group, kind, name, minor);
+      error.wordedFrom(minor, later);
+    }
+    throw error;
+  }
+
+  private ApiError invalid(String group, String kind, String name, int minor) {
     ObjectNode details = JsonNodeFactory.instance.objectNode();
     details.put("name", name);
     if (!group.isEmpty()) {
@@ -115,16 +167,19 @@ final class FieldErrors {
     ArrayNode causes = details.putArray("causes");
     Set<String> distinct = new LinkedHashSet<>();
     for (FieldError error : errors) {
-      causes.addObject().put("reason", error.type()).put("message", error.body()).put("field", error.field());
-      distinct.add(error.text());
+      if (error.body(minor) == null) {
+        continue;
+      }
+      causes.addObject().put("reason", error.type()).put("message", error.body(minor)).put("field", error.field());
+      distinct.add(error.text(minor));
     }
     String joined = distinct.size() == 1 ? distinct.iterator().next() : "[" + String.join(", ", distinct) + "]";
     String qualifiedKind = group.isEmpty() ? kind : kind + "." + group;
-    throw ApiError.invalid(qualifiedKind + " " + GoText.quote(name) + " is invalid: " + joined, details);
+    return ApiError.invalid(qualifiedKind + " " + GoText.quote(name) + " is invalid: " + joined, details);
   }
 
   private FieldErrors add(String type, String field, String body) {
-    errors.add(new FieldError(type, field, body));
+    errors.add(new FieldError(type, field, body, new TreeMap<>()));
     return this;
   }
 

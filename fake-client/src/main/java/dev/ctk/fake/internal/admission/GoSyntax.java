@@ -14,7 +14,84 @@ import java.util.Map;
  */
 final class GoSyntax {
 
+  /**
+   * A value as kube prints it in a field error: Go syntax up to 1.33, JSON (of the typed value, so empty optional
+   * fields left out) from 1.34.
+   *
+   * @param go e.g. {@code []string{"a"}}
+   * @param json e.g. {@code ["a"]}
+   */
+  record Printed(String go, String json) {
+  }
+
   private GoSyntax() {}
+
+  /** A label selector in both printings. */
+  static Printed printedLabelSelector(JsonNode selector) {
+    return new Printed(labelSelector(selector), labelSelectorJson(selector));
+  }
+
+  /** A {@code map[string]string} in both printings. */
+  static Printed printedStringMap(JsonNode map) {
+    return new Printed(stringMap(map), stringMapJson(map));
+  }
+
+  /** A {@code []string} in both printings. */
+  static Printed printedStringSlice(JsonNode array) {
+    return new Printed(stringSlice(array), stringSliceJson(array));
+  }
+
+  /** {@code {"matchLabels":{..},"matchExpressions":[..]}}, fields in the struct's order, empty ones left out. */
+  private static String labelSelectorJson(JsonNode selector) {
+    StringBuilder out = new StringBuilder("{");
+    JsonNode labels = selector.get("matchLabels");
+    if (labels != null && labels.isObject() && !labels.isEmpty()) {
+      out.append("\"matchLabels\":").append(stringMapJson(labels));
+    }
+    JsonNode expressions = selector.get("matchExpressions");
+    if (expressions != null && expressions.isArray() && !expressions.isEmpty()) {
+      out.append(out.length() > 1 ? "," : "").append("\"matchExpressions\":[");
+      for (int i = 0; i < expressions.size(); i++) {
+        JsonNode e = expressions.get(i);
+        out.append(i == 0 ? "" : ",").append("{\"key\":").append(GoText.quote(e.path("key").asText("")))
+            .append(",\"operator\":").append(GoText.quote(e.path("operator").asText("")));
+        JsonNode values = e.get("values");
+        if (values != null && values.isArray() && !values.isEmpty()) {
+          out.append(",\"values\":").append(stringSliceJson(values));
+        }
+        out.append('}');
+      }
+      out.append(']');
+    }
+    return out.append('}').toString();
+  }
+
+  /** {@code {"a":"1","b":"2"}} (keys sorted, as Go marshals a map), or {@code null} when absent. */
+  private static String stringMapJson(JsonNode map) {
+    if (map == null || map.isNull() || !map.isObject()) {
+      return "null";
+    }
+    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(map.properties());
+    entries.sort(Map.Entry.comparingByKey());
+    StringBuilder out = new StringBuilder("{");
+    for (int i = 0; i < entries.size(); i++) {
+      out.append(i == 0 ? "" : ",").append(GoText.quote(entries.get(i).getKey())).append(':')
+          .append(GoText.quote(entries.get(i).getValue().asText("")));
+    }
+    return out.append('}').toString();
+  }
+
+  /** {@code ["a","b"]}, or {@code null} when absent. */
+  private static String stringSliceJson(JsonNode array) {
+    if (array == null || array.isNull() || !array.isArray()) {
+      return "null";
+    }
+    StringBuilder out = new StringBuilder("[");
+    for (int i = 0; i < array.size(); i++) {
+      out.append(i == 0 ? "" : ",").append(GoText.quote(array.get(i).asText("")));
+    }
+    return out.append(']').toString();
+  }
 
   /** {@code v1.LabelSelector{...}} of a JSON label selector. */
   static String labelSelector(JsonNode selector) {

@@ -2,6 +2,7 @@ package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.select.LabelValidation;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -44,13 +45,15 @@ final class MetadataValidation {
   /**
    * The checks made on update (name and namespace cannot change: the store keeps them). A changed {@code uid} (a
    * patch that sets one; a PUT's is refused earlier, as a precondition) is reported twice, as kube 1.32 does: once by
-   * the generic registry's common-field checks, once by the kind's own update validation.
+   * the generic registry's common-field checks, once by the kind's own update validation; once from
+   * {@link KubeMinor#UID_REPORTED_ONCE}.
    */
   static FieldErrors onUpdate(JsonNode current, JsonNode object) {
     FieldErrors errors = new FieldErrors();
     String uid = object.path("metadata").path("uid").asText("");
     if (!uid.equals(current.path("metadata").path("uid").asText(""))) {
-      errors.invalid("metadata.uid", uid, "field is immutable").invalid("metadata.uid", uid, "field is immutable");
+      errors.invalid("metadata.uid", uid, "field is immutable")
+          .invalidBefore(KubeMinor.UID_REPORTED_ONCE, "metadata.uid", uid, "field is immutable");
     }
     return errors.addAll(labelsAndAnnotations(object.path("metadata")));
   }

@@ -91,7 +91,8 @@ final class ServiceAllocation {
   static void update(ObjectNode current, ObjectNode next, ServiceAddresses existing) {
     JsonNode old = current.path("spec");
     ObjectNode spec = Json.object(next, "spec");
-    ServiceIpFamilies.update(current, next).throwIfAny("", "Service", next.path("metadata").path("name").asText());
+    ServiceIpFamilies.update(current, next)
+        .throwIfAny("", "Service", next.path("metadata").path("name").asText());
     dropTypeDependentFields(old, spec);
     if (ServiceIpFamilies.externalName(spec)) {
       return;

@@ -122,7 +122,7 @@ final class ServiceIpFamilies {
     for (int i = 0; i < ips.size() && !ips.get(i).asText().equals("None"); i++) {
       if (i >= spec.path("ipFamilies").size()) {
         if (ips.get(i).asText().contains(":")) {
-          errors.invalidRendered("spec.clusterIPs[" + i + "]", GoSyntax.stringSlice(ips),
+          errors.invalidValue("spec.clusterIPs[" + i + "]", GoSyntax.printedStringSlice(ips),
               "IPv6 is not configured on this cluster");
         } else {
           families(spec).add("IPv4");
@@ -164,10 +164,10 @@ final class ServiceIpFamilies {
       if (ips.isEmpty()) {
         errors.required("spec.clusterIPs", "");
       } else if (!ips.get(0).asText().equals(ip)) {
-        errors.invalidRendered("spec.clusterIPs", GoSyntax.stringSlice(ips), "first value must match `clusterIP`");
+        errors.invalidValue("spec.clusterIPs", GoSyntax.printedStringSlice(ips), "first value must match `clusterIP`");
       }
     } else if (!ips.isEmpty()) {
-      errors.invalidRendered("spec.clusterIPs", GoSyntax.stringSlice(ips),
+      errors.invalidValue("spec.clusterIPs", GoSyntax.printedStringSlice(ips),
           "must be empty when `clusterIP` is not specified");
     }
     Set<String> seen = new HashSet<>();
@@ -191,7 +191,7 @@ final class ServiceIpFamilies {
       if (i == 0 && value.equals("None")) {
         if (ips.size() > 1) {
           invalidIps = true;
-          errors.invalidRendered("spec.clusterIPs", GoSyntax.stringSlice(ips),
+          errors.invalidValue("spec.clusterIPs", GoSyntax.printedStringSlice(ips),
               "'None' must be the first and only value");
         }
         continue;
@@ -203,13 +203,13 @@ final class ServiceIpFamilies {
       }
     }
     if (ips.size() > 2) {
-      errors.invalidRendered("spec.clusterIPs", GoSyntax.stringSlice(ips), "may only hold up to 2 values");
+      errors.invalidValue("spec.clusterIPs", GoSyntax.printedStringSlice(ips), "may only hold up to 2 values");
     }
     if (invalidIps) {
       return;
     }
     if (ips.size() > 1 && ips.get(0).asText().contains(":") == ips.get(1).asText().contains(":")) {
-      errors.invalidRendered("spec.clusterIPs", GoSyntax.stringSlice(ips),
+      errors.invalidValue("spec.clusterIPs", GoSyntax.printedStringSlice(ips),
           "may specify no more than one IP for each IP family");
     }
     if (!ip.equals("None")) {

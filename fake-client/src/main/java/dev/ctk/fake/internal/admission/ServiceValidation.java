@@ -37,11 +37,11 @@ final class ServiceValidation {
     if (oldIps.size() == newIps.size()) {
       for (int i = 0; i < oldIps.size(); i++) {
         if (!oldIps.get(i).asText().equals(newIps.get(i).asText())) {
-          errors.invalidRendered("spec.clusterIPs[" + i + "]", GoSyntax.stringSlice(newIps), "may not change once set");
+          errors.invalidValue("spec.clusterIPs[" + i + "]", GoSyntax.printedStringSlice(newIps), "may not change once set");
         }
       }
     } else if (oldIps.size() > 0 && newIps.size() > 0 && !oldIps.get(0).asText().equals(newIps.get(0).asText())) {
-      errors.invalidRendered("spec.clusterIPs[0]", GoSyntax.stringSlice(newIps), "may not change once set");
+      errors.invalidValue("spec.clusterIPs[0]", GoSyntax.printedStringSlice(newIps), "may not change once set");
     }
     return errors;
   }

@@ -53,6 +53,20 @@ final class WorkloadDefaults {
     PodDefaults.template(spec);
   }
 
+  /**
+   * What kube 1.37 adds to {@code SetDefaults_StatefulSet} (MaxUnavailableStatefulSet on by default): a RollingUpdate
+   * strategy's {@code rollingUpdate.maxUnavailable} defaults to 1.
+   */
+  static void statefulSetMaxUnavailable(ObjectNode statefulSet) {
+    ObjectNode strategy = Json.object(Json.object(statefulSet, "spec"), "updateStrategy");
+    if (strategy.path("type").asText().equals("RollingUpdate")) {
+      ObjectNode rollingUpdate = Json.object(strategy, "rollingUpdate");
+      if (Json.absent(rollingUpdate, "maxUnavailable")) {
+        rollingUpdate.put("maxUnavailable", 1);
+      }
+    }
+  }
+
   /** {@code SetDefaults_DaemonSet}: RollingUpdate with maxUnavailable 1 and maxSurge 0, revisionHistoryLimit 10. */
   static void daemonSet(ObjectNode daemonSet) {
     ObjectNode spec = Json.object(daemonSet, "spec");

@@ -34,7 +34,7 @@ final class WorkloadValidation {
       errors.required("spec.selector", "");
       selector = null;
     } else if (selector.path("matchLabels").isEmpty() && selector.path("matchExpressions").isEmpty()) {
-      errors.invalidRendered("spec.selector", GoSyntax.labelSelector(selector), "empty selector is invalid for "
+      errors.invalidValue("spec.selector", GoSyntax.printedLabelSelector(selector), "empty selector is invalid for "
           + selectorOwner);
     }
     template(spec, selector, List.of("Always"), errors);
@@ -96,8 +96,11 @@ final class WorkloadValidation {
     JsonNode after = next.path("spec").path("selector");
     if (!SemanticEquality.equal(before, after)) {
       // kube prints a nil selector as the string "null"
-      errors.invalidRendered("spec.selector", after.isMissingNode() || after.isNull() ? "\"null\""
-          : GoSyntax.labelSelector(after), IMMUTABLE);
+      if (after.isMissingNode() || after.isNull()) {
+        errors.invalidRendered("spec.selector", "\"null\"", IMMUTABLE);
+      } else {
+        errors.invalidValue("spec.selector", GoSyntax.printedLabelSelector(after), IMMUTABLE);
+      }
     }
   }
 
@@ -106,8 +109,8 @@ final class WorkloadValidation {
     JsonNode template = spec.path("template");
     // a missing selector selects nothing (kube's labels.Nothing()), so the template never matches it
     if (selector == null || !Selection.matches(selector, template.path("metadata").path("labels"))) {
-      errors.invalidRendered("spec.template.metadata.labels",
-          GoSyntax.stringMap(template.path("metadata").get("labels")), "`selector` does not match template `labels`");
+      errors.invalidValue("spec.template.metadata.labels",
+          GoSyntax.printedStringMap(template.path("metadata").get("labels")), "`selector` does not match template `labels`");
     }
     MetadataValidation.labels(template.path("metadata").path("labels"), "spec.template.metadata.labels", errors);
     errors.addAll(PodValidation.spec(template.path("spec"), "spec.template.spec"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.schema.Schema;
 import dev.ctk.fake.internal.schema.SchemaError;
 import dev.ctk.fake.internal.status.GoText;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -136,10 +137,13 @@ public final class CrdRuleChecks {
       ValidationRule rule = compiled.rule();
       String at = path + ".x-kubernetes-validations[" + i + "]";
       if (compiled.error() != null) {
-        celErrors.add(invalid(at + ".rule", rule.goSyntax(), compiled.error()));
+        celErrors.add(invalid(at + ".rule", rule.goSyntax(), compiled.error())
+            .wordedFrom(KubeMinor.FIELD_VALUES_AS_JSON, "Invalid value: " + rule.json() + ": " + compiled.error()));
       }
       if (compiled.messageError() != null) {
-        celErrors.add(invalid(at + ".messageExpression", rule.goSyntax(), compiled.messageError()));
+        celErrors.add(invalid(at + ".messageExpression", rule.goSyntax(), compiled.messageError())
+            .wordedFrom(KubeMinor.FIELD_VALUES_AS_JSON, "Invalid value: " + rule.json() + ": "
+                + compiled.messageError()));
       }
       if (compiled.usesOldSelf()) {
         if (uncorrelatable != null) {

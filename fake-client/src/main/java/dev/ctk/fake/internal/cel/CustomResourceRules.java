@@ -3,6 +3,7 @@ package dev.ctk.fake.internal.cel;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.schema.Schema;
 import dev.ctk.fake.internal.schema.SchemaError;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,8 +89,11 @@ public final class CustomResourceRules {
    * long, too many items) keep the rules from being evaluated.
    */
   public static SchemaError notChecked() {
-    return new SchemaError("FieldValueInvalid", "<nil>", "Invalid value: \"null\": some validation rules were not "
-        + "checked because the object was invalid; correct the existing errors to complete validation");
+    String detail = ": some validation rules were not checked because the object was invalid; correct the existing "
+        + "errors to complete validation";
+    // 1.34 prints the nil value as JSON (null), earlier minors as the quoted string "null"
+    return new SchemaError("FieldValueInvalid", "<nil>", "Invalid value: \"null\"" + detail)
+        .wordedFrom(KubeMinor.FIELD_VALUES_AS_JSON, "Invalid value: null" + detail);
   }
 
   /**

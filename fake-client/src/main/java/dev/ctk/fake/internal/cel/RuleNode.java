@@ -5,6 +5,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.ctk.fake.internal.schema.Schema;
 import dev.ctk.fake.internal.schema.SchemaError;
 import dev.ctk.fake.internal.status.GoText;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,7 +159,7 @@ final class RuleNode {
         continue;
       }
       String field = compiled.fieldPath().isEmpty() ? path : child(path, compiled.fieldPath());
-      out.add(failure(field, type, message(compiled, activation), rule.reason()));
+      out.add(failure(field, type, value, message(compiled, activation), rule.reason()));
     }
   }
 
@@ -193,10 +194,15 @@ final class RuleNode {
     return compiled.rule().messageOrDefault();
   }
 
-  private static SchemaError failure(String path, String type, String detail, String reason) {
+  private static SchemaError failure(String path, String type, JsonNode value, String detail, String reason) {
     String field = path == null ? "<nil>" : path;
-    if (reason == null) {
-      return invalid(path, type, detail);
+    if (reason == null || reason.equals("FieldValueInvalid")) {
+      // 1.35 prints a simple value (string, number, bool) as JSON and leaves out anything else, where earlier minors
+      // print the schema type (kubernetes/kubernetes#132798, #133832)
+      String shown = value.isTextual() ? GoText.json(value.asText())
+          : value.isNumber() || value.isBoolean() ? value.toString() : null;
+      return invalid(path, type, detail).wordedFrom(KubeMinor.CEL_FAILURE_SHOWS_VALUE,
+          "Invalid value: " + (shown == null ? "" : shown + ": ") + detail);
     }
     return switch (reason) {
       case "FieldValueForbidden" -> new SchemaError("FieldValueForbidden", field, "Forbidden: " + detail);

@@ -53,6 +53,17 @@ record ValidationRule(String rule, String message, String messageExpression, Str
         + ", OptionalOldSelf:(*bool)(" + (optionalOldSelf == null ? "nil" : "0xc000000000") + ")}";
   }
 
+  /**
+   * The rule as kube 1.34 and later print it in a CRD's 422: Go's {@code encoding/json} of the internal struct (no
+   * JSON tags, so the Go field names; {@code <}, {@code >} and {@code &} escaped as Go escapes them).
+   */
+  String json() {
+    return "{\"Rule\":" + GoText.json(rule) + ",\"Message\":" + GoText.json(message) + ",\"MessageExpression\":"
+        + GoText.json(messageExpression) + ",\"Reason\":" + (reason == null ? "null" : GoText.json(reason))
+        + ",\"FieldPath\":" + GoText.json(fieldPath) + ",\"OptionalOldSelf\":"
+        + (optionalOldSelf == null ? "null" : optionalOldSelf.toString()) + "}";
+  }
+
   private static String text(JsonNode node, String name) {
     JsonNode value = node.path(name);
     return value.isTextual() ? value.asText() : "";

@@ -44,7 +44,7 @@ final class ApiDispatcher {
   ApiDispatcher(ObjectStore store, Supplier<String> serverAddress) {
     this.store = store;
     this.resources = new ResourceHandler(store);
-    this.discovery = new DiscoveryHandler(store.registry(), serverAddress);
+    this.discovery = new DiscoveryHandler(store.registry(), serverAddress, store.kubeMinor());
   }
 
   Answer dispatch(ApiRequest request) {
@@ -74,7 +74,7 @@ final class ApiDispatcher {
     }
     ResolvedResource r;
     try {
-      r = ResolvedResource.resolve(path.get(), store.registry());
+      r = ResolvedResource.resolve(path.get(), store.registry(), store.kubeMinor());
     } catch (ApiError e) {
       return null;
     }
@@ -104,7 +104,7 @@ final class ApiDispatcher {
     try {
       response = route(request);
     } catch (ApiError e) {
-      response = JsonCodec.respond(e);
+      response = JsonCodec.respond(e, store.kubeMinor());
     } catch (RuntimeException e) {
       LOG.warn("ctk fake API server failed on {}", request, e);
       response = JsonCodec.respond(ApiError.internal(e.toString()));
@@ -115,7 +115,7 @@ final class ApiDispatcher {
   private ApiResponse route(ApiRequest request) {
     Optional<ResourcePath> path = ResourcePath.parse(request.path());
     if (path.isPresent()) {
-      return resources.handle(request, ResolvedResource.resolve(path.get(), store.registry()));
+      return resources.handle(request, ResolvedResource.resolve(path.get(), store.registry(), store.kubeMinor()));
     }
     return discovery.handle(request).orElseThrow(() -> UnservedPaths.forPath(request.path()));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,15 +21,14 @@ import java.util.function.Supplier;
  */
 final class DiscoveryHandler {
 
-  /** The version the fake reports. */
-  static final String GIT_VERSION = "v1.32.0-ctk-fake";
-
   private final ResourceRegistry registry;
   private final Supplier<String> serverAddress;
+  private final KubeMinor minor;
 
-  DiscoveryHandler(ResourceRegistry registry, Supplier<String> serverAddress) {
+  DiscoveryHandler(ResourceRegistry registry, Supplier<String> serverAddress, KubeMinor minor) {
     this.registry = registry;
     this.serverAddress = serverAddress;
+    this.minor = minor;
   }
 
   /** The response for a non-resource path, or empty when the path is not one of these endpoints. */
@@ -73,14 +73,14 @@ final class DiscoveryHandler {
    * An OpenAPI v2 document without definitions: kubectl asks for it (protobuf) to validate and to build patches; with
    * no schema it skips client-side validation and builds strategic merge patches from its compiled-in types.
    */
-  private static ApiResponse openApiV2(ApiRequest request) {
+  private ApiResponse openApiV2(ApiRequest request) {
     String accept = request.header("accept");
     if (accept != null && accept.contains("protobuf")) {
       return ApiResponse.of(200, "application/com.github.proto-openapi.spec.v2.v1.0+protobuf", new byte[0]);
     }
     ObjectNode doc = JsonCodec.JSON.createObjectNode();
     doc.put("swagger", "2.0");
-    doc.putObject("info").put("title", "Kubernetes (ctk fake API server)").put("version", GIT_VERSION);
+    doc.putObject("info").put("title", "Kubernetes (ctk fake API server)").put("version", minor.gitVersion());
     doc.putObject("paths");
     doc.putObject("definitions");
     return JsonCodec.respond(200, doc);
@@ -132,7 +132,7 @@ final class DiscoveryHandler {
         s.put("kind", "Scale");
         s.putArray("verbs").add("get").add("patch").add("update");
       }
-      for (NamedSubresources.Entry e : NamedSubresources.of(t)) {
+      for (NamedSubresources.Entry e : NamedSubresources.of(t, minor)) {
         ObjectNode s = resources.addObject();
         s.put("name", t.plural() + "/" + e.name());
         s.put("singularName", "");
@@ -152,8 +152,14 @@ final class DiscoveryHandler {
   private ObjectNode version() {
     ObjectNode v = JsonCodec.JSON.createObjectNode();
     v.put("major", "1");
-    v.put("minor", "32");
-    v.put("gitVersion", GIT_VERSION);
+    v.put("minor", String.valueOf(minor.minor()));
+    if (minor.versionHasCompatibilityFields()) {
+      v.put("emulationMajor", "1");
+      v.put("emulationMinor", String.valueOf(minor.minor()));
+      v.put("minCompatibilityMajor", "1");
+      v.put("minCompatibilityMinor", String.valueOf(minor.minCompatibilityMinor()));
+    }
+    v.put("gitVersion", minor.gitVersion());
     v.put("gitCommit", "0000000000000000000000000000000000000000");
     v.put("gitTreeState", "clean");
     v.put("buildDate", "2025-01-01T00:00:00Z");

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ctk.fake.internal.protobuf.ProtobufBody;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -92,10 +93,15 @@ final class JsonCodec {
 
   /** The Status response for an error. */
   static ApiResponse respond(ApiError error) {
+    return respond(error, KubeMinor.DEFAULT);
+  }
+
+  /** The Status response for an error, worded as that minor words it. */
+  static ApiResponse respond(ApiError error, KubeMinor minor) {
     if (error.plainText()) {
       return text(error.code(), ApiError.PAGE_NOT_FOUND);
     }
-    return respond(error.code(), error.toStatus());
+    return respond(error.code(), error.toStatus(minor));
   }
 
   /** A plain text response (health endpoints). */

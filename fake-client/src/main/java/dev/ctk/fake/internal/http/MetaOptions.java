@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
 import dev.ctk.fake.internal.store.WriteOptions;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -109,13 +110,20 @@ final class MetaOptions {
     if (values.stream().allMatch("All"::equals)) {
       return WriteOptions.DRY_RUN;
     }
-    StringBuilder rendered = new StringBuilder("[]string{");
+    StringBuilder go = new StringBuilder("[]string{");
+    StringBuilder json = new StringBuilder("[");
     for (int i = 0; i < values.size(); i++) {
-      rendered.append(i == 0 ? "" : ", ").append(GoText.quote(values.get(i)));
+      go.append(i == 0 ? "" : ", ").append(GoText.quote(values.get(i)));
+      json.append(i == 0 ? "" : ",").append(GoText.json(values.get(i)));
     }
-    rendered.append('}');
-    throw invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
-        "Unsupported value: " + rendered + ": supported values: \"All\""}));
+    go.append('}');
+    json.append(']');
+    ApiError error = invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
+        "Unsupported value: " + go + ": supported values: \"All\""}));
+    // 1.34 prints the value as JSON
+    ApiError later = invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
+        "Unsupported value: " + json + ": supported values: \"All\""}));
+    throw error.wordedFrom(KubeMinor.FIELD_VALUES_AS_JSON, later);
   }
 
   /** kube's {@code NewInvalid(meta.k8s.io/<kind>, "", errs)}: the name is empty, the details carry none. */

@@ -1,14 +1,15 @@
 package dev.ctk.fake.internal.http;
 
 import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.List;
 
 /**
  * The subresources kube-apiserver 1.32 serves beyond {@code status} and {@code scale} for the built-in kinds the fake
  * serves, as its discovery lists them: the Pod's {@code attach}, {@code binding}, {@code ephemeralcontainers},
  * {@code eviction}, {@code exec}, {@code log}, {@code portforward} and {@code proxy}, {@code nodes/proxy},
- * {@code services/proxy}, {@code namespaces/finalize} and {@code serviceaccounts/token}. kube 1.33 adds
- * {@code pods/resize}; the fake lists it not. {@link SubresourceHandler} serves them.
+ * {@code services/proxy}, {@code namespaces/finalize} and {@code serviceaccounts/token}; from 1.33 also
+ * {@code pods/resize} (in-place resize). {@link SubresourceHandler} serves them.
  */
 final class NamedSubresources {
 
@@ -40,22 +41,24 @@ final class NamedSubresources {
       new Entry("/Pod", "log", "Pod", "", "", List.of("get")),
       new Entry("/Pod", "portforward", "PodPortForwardOptions", "", "", CONNECT),
       new Entry("/Pod", "proxy", "PodProxyOptions", "", "", PROXY),
+      new Entry("/Pod", "resize", "Pod", "", "", List.of("get", "patch", "update")),
       new Entry("/Service", "proxy", "ServiceProxyOptions", "", "", PROXY),
       new Entry("/ServiceAccount", "token", "TokenRequest", "authentication.k8s.io", "v1", List.of("create")));
 
   private NamedSubresources() {}
 
-  /** The subresources of a kind, in name order (none for custom resources). */
-  static List<Entry> of(ResourceType type) {
+  /** The subresources of a kind that a server of that minor serves, in name order (none for custom resources). */
+  static List<Entry> of(ResourceType type, KubeMinor minor) {
     if (type.custom()) {
       return List.of();
     }
     String key = type.group() + "/" + type.kind();
-    return TABLE.stream().filter(e -> e.kindKey().equals(key)).toList();
+    return TABLE.stream().filter(e -> e.kindKey().equals(key))
+        .filter(e -> !e.name().equals("resize") || minor.servesPodResize()).toList();
   }
 
-  /** Whether a kind serves this subresource (beyond status and scale). */
-  static boolean serves(ResourceType type, String subresource) {
-    return of(type).stream().anyMatch(e -> e.name().equals(subresource));
+  /** Whether a kind serves this subresource (beyond status and scale) in that minor. */
+  static boolean serves(ResourceType type, String subresource, KubeMinor minor) {
+    return of(type, minor).stream().anyMatch(e -> e.name().equals(subresource));
   }
 }

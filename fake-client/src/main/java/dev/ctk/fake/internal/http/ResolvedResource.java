@@ -3,6 +3,7 @@ package dev.ctk.fake.internal.http;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 
 /**
  * A resource path matched against the registry.
@@ -21,7 +22,7 @@ record ResolvedResource(ResourceType type, String namespace, String name, String
    * @throws ApiError 404 with kube's "the server could not find the requested resource" for anything not served,
    *     or its plain-text {@code 404 page not found} outside its own API groups ({@link UnservedPaths})
    */
-  static ResolvedResource resolve(ResourcePath path, ResourceRegistry registry) {
+  static ResolvedResource resolve(ResourcePath path, ResourceRegistry registry, KubeMinor minor) {
     ResourceType type = registry.byPath(path.group(), path.version(), path.resource())
         .orElseThrow(() -> UnservedPaths.inGroup(path.group()));
     if (!type.namespaced() && path.namespace() != null) {
@@ -31,7 +32,7 @@ record ResolvedResource(ResourceType type, String namespace, String name, String
       throw ApiError.unknownResource();
     }
     if (path.subresource() != null && !type.hasSubresource(path.subresource())
-        && !NamedSubresources.serves(type, path.subresource())) {
+        && !NamedSubresources.serves(type, path.subresource(), minor)) {
       throw ApiError.unknownResource();
     }
     return new ResolvedResource(type, path.namespace(), path.name(), path.subresource(), path);

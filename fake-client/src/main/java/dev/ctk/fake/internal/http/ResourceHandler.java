@@ -38,7 +38,7 @@ final class ResourceHandler {
         default -> WriteOptions.API;
       });
     }
-    if (r.subresource() != null && NamedSubresources.serves(r.type(), r.subresource())) {
+    if (r.subresource() != null && NamedSubresources.serves(r.type(), r.subresource(), store.kubeMinor())) {
       return subresources.handle(request, r);
     }
     boolean collection = r.name() == null;

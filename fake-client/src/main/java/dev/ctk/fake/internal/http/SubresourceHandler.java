@@ -36,7 +36,7 @@ final class SubresourceHandler {
 
   ApiResponse handle(ApiRequest request, ResolvedResource r) {
     String method = request.method();
-    NamedSubresources.Entry entry = NamedSubresources.of(r.type()).stream()
+    NamedSubresources.Entry entry = NamedSubresources.of(r.type(), store.kubeMinor()).stream()
         .filter(e -> e.name().equals(r.subresource())).findFirst().orElseThrow(ApiError::unknownResource);
     if (r.name() == null || !entry.verbs().contains(VERBS.getOrDefault(method, ""))) {
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");

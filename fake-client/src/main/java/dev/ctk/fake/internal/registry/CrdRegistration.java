@@ -10,9 +10,11 @@ import dev.ctk.fake.internal.schema.CustomResourceSchema;
 import dev.ctk.fake.internal.schema.SchemaError;
 import dev.ctk.fake.internal.schema.StructuralChecks;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -141,16 +143,27 @@ public final class CrdRegistration {
     if (errors.isEmpty()) {
       return;
     }
+    ApiError error = invalid(name, errors, KubeMinor.OLDEST);
+    Set<Integer> changes = new TreeSet<>();
+    errors.forEach(e -> changes.addAll(e.later().keySet()));
+    for (int minor : changes) {
+      ApiError later = invalid(name, errors, minor);
+      error.wordedFrom(minor, later);
+    }
+    throw error;
+  }
+
+  private static ApiError invalid(String name, List<SchemaError> errors, int minor) {
     ObjectNode details = JsonNodeFactory.instance.objectNode();
     details.put("name", name).put("group", "apiextensions.k8s.io").put("kind", "CustomResourceDefinition");
     ArrayNode causes = details.putArray("causes");
     Set<String> texts = new LinkedHashSet<>();
     for (SchemaError error : errors) {
-      causes.addObject().put("reason", error.type()).put("message", error.body()).put("field", error.field());
-      texts.add(error.field() + ": " + error.body());
+      causes.addObject().put("reason", error.type()).put("message", error.body(minor)).put("field", error.field());
+      texts.add(error.field() + ": " + error.body(minor));
     }
     String joined = texts.size() == 1 ? texts.iterator().next() : "[" + String.join(", ", texts) + "]";
-    throw ApiError.invalid("CustomResourceDefinition.apiextensions.k8s.io \"" + name + "\" is invalid: " + joined,
+    return ApiError.invalid("CustomResourceDefinition.apiextensions.k8s.io \"" + name + "\" is invalid: " + joined,
         details);
   }
 

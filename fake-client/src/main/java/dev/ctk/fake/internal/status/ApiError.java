@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.version.KubeMinor;
 
 /**
  * A request the fake API server refuses, carrying the {@code Status} body a real kube-apiserver would send:
@@ -29,6 +30,8 @@ public final class ApiError extends RuntimeException {
   private final String reason;
   private final transient ObjectNode details;
   private final boolean plainText;
+  /** The same error as later minors word it: from that minor on (key), the message and details (value). */
+  private final transient java.util.NavigableMap<Integer, ApiError> laterWording = new java.util.TreeMap<>();
 
   private ApiError(int code, String reason, String message, ObjectNode details) {
     this(code, reason, message, details, false);
@@ -60,7 +63,42 @@ public final class ApiError extends RuntimeException {
     return reason;
   }
 
-  /** The full {@code Status} object, ready to serialize. */
+  /**
+   * Records how kube words this error from a later minor on (e.g. 1.34 prints field values as JSON).
+   *
+   * @param fromMinor the first minor that words it so, e.g. {@code 34}
+   * @param message that minor's message
+   * @param laterDetails that minor's details
+   * @return this error
+   */
+  public ApiError wordedFrom(int fromMinor, String message, ObjectNode laterDetails) {
+    laterWording.put(fromMinor, new ApiError(code, reason, message, laterDetails, plainText));
+    return this;
+  }
+
+  /**
+   * Records how kube words this error from a later minor on, given as that minor's error.
+   *
+   * @param fromMinor the first minor that words it so
+   * @param later the error as that minor words it (same code and reason)
+   * @return this error
+   */
+  public ApiError wordedFrom(int fromMinor, ApiError later) {
+    return wordedFrom(fromMinor, later.getMessage(), later.details == null ? null : later.details.deepCopy());
+  }
+
+  /**
+   * The full {@code Status} object as a server of that minor words it.
+   *
+   * @param minor the Kubernetes minor emulated
+   * @return the Status
+   */
+  public ObjectNode toStatus(KubeMinor minor) {
+    java.util.Map.Entry<Integer, ApiError> later = laterWording.floorEntry(minor.minor());
+    return later == null ? toStatus() : later.getValue().toStatus();
+  }
+
+  /** The full {@code Status} object, ready to serialize, as the oldest emulated minor words it. */
   public ObjectNode toStatus() {
     ObjectNode status = JSON.objectNode();
     status.put("kind", "Status");

@@ -132,6 +132,31 @@ public final class GoText {
     return out.append('"').toString();
   }
 
+  /**
+   * Go's {@code encoding/json} of a string: {@code "}, {@code \\} and control characters escaped, and, as Go's
+   * HTML-safe default, {@code <}, {@code >}, {@code &}, U+2028 and U+2029 as {@code \\u003c} and so on.
+   */
+  public static String json(String text) {
+    StringBuilder out = new StringBuilder("\"");
+    text.codePoints().forEach(c -> {
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
+            out.append(String.format("\\u%04x", c));
+          } else {
+            out.appendCodePoint(c);
+          }
+        }
+      }
+    });
+    return out.append('"').toString();
+  }
+
   /** Go's shortest {@code %v} of a float64: {@code %e} when the exponent is below -4 or at least 6. */
   public static String floatText(double value) {
     if (value == 0) {

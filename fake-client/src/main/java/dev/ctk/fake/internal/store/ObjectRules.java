@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.GenerationPolicy;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -177,8 +178,11 @@ public final class ObjectRules {
     String name = current.path("metadata").path("name").asText();
     if (sent.isEmpty()) {
       if (!type.allowsUnconditionalUpdate()) {
+        // the value is a uint64 zero: %#v (0x0) up to 1.33, JSON (0) from 1.34
+        ApiError later = ApiError.invalid(type.group(), type.plural(), name, "metadata.resourceVersion",
+            "FieldValueInvalid", "Invalid value: 0: must be specified for an update");
         throw ApiError.invalid(type.group(), type.plural(), name, "metadata.resourceVersion", "FieldValueInvalid",
-            "Invalid value: 0x0: must be specified for an update");
+            "Invalid value: 0x0: must be specified for an update").wordedFrom(KubeMinor.FIELD_VALUES_AS_JSON, later);
       }
       return;
     }
@@ -223,6 +227,9 @@ public final class ObjectRules {
       } else {
         next.set("status", status.deepCopy());
       }
+    } else if ("resize".equals(subresource)) {
+      next = current.deepCopy();
+      PodResize.apply(body, next);
     } else if (subresource != null && FIELD_SUBRESOURCES.containsKey(subresource)) {
       next = current.deepCopy();
       for (String[] field : FIELD_SUBRESOURCES.get(subresource)) {

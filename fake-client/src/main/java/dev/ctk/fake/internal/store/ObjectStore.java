@@ -12,6 +12,7 @@ import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.select.FieldSelector;
 import dev.ctk.fake.internal.select.LabelSelector;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchEvent;
 import dev.ctk.fake.internal.watch.WatchFilter;
@@ -50,7 +51,8 @@ public final class ObjectStore {
   private final ObjectRules rules;
   private final WatchHub hub;
   private final CrdLifecycle crds;
-  private final Admission admission = new Admission();
+  private final Admission admission;
+  private final KubeMinor kubeMinor;
   private final FieldTracking fields = new FieldTracking();
   private final ListPager pager = new ListPager();
   private static final NavigableMap<String, ObjectNode> EMPTY = java.util.Collections.emptyNavigableMap();
@@ -69,6 +71,20 @@ public final class ObjectStore {
    * @param watchHistoryLimit how many committed changes watches can resume from
    */
   public ObjectStore(ResourceRegistry registry, ObjectRules rules, int watchHistoryLimit) {
+    this(registry, rules, watchHistoryLimit, KubeMinor.DEFAULT);
+  }
+
+  /**
+   * A store emulating a Kubernetes minor version (see {@link KubeMinor}).
+   *
+   * @param registry the resource types
+   * @param rules metadata rules
+   * @param watchHistoryLimit watch events kept for resumption
+   * @param kubeMinor the minor emulated
+   */
+  public ObjectStore(ResourceRegistry registry, ObjectRules rules, int watchHistoryLimit, KubeMinor kubeMinor) {
+    this.kubeMinor = kubeMinor;
+    this.admission = new Admission(kubeMinor);
     this.registry = registry;
     this.rules = rules;
     this.hub = new WatchHub(watchHistoryLimit, 0);
@@ -85,6 +101,11 @@ public final class ObjectStore {
       this.changes = java.util.Objects.requireNonNull(observer, "observer");
       return null;
     });
+  }
+
+  /** The Kubernetes minor version this store emulates. */
+  public KubeMinor kubeMinor() {
+    return kubeMinor;
   }
 
   /** The served resources. */
