@@ -134,19 +134,26 @@ class LocalRealBinariesTest {
   }
 
   @Test
-  void binaries_die_within_seconds_when_the_parent_jvm_is_killed() throws IOException {
+  void binaries_die_within_seconds_and_the_next_start_removes_the_work_folder_when_the_parent_jvm_is_killed()
+      throws IOException, InterruptedException {
     Process parent = startParent("wait");
     List<String> output = outputOf(parent);
     try {
       List<Long> pids = awaitPids(parent, output);
       assertThat(pids).allMatch(Processes::running);
+      Path workDirectory = workDirectory(output).orElseThrow();
+      assertThat(workDirectory.resolve("tokens.csv")).exists();
 
       parent.destroyForcibly(); // SIGKILL: no shutdown hook runs, only the watchdogs can act
+      assertThat(parent.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
       Processes.awaitGone(pids, Duration.ofSeconds(10));
+      // the dead JVM could not delete its folder (etcd data, token, key); the next start here does
+      assertThat(workDirectory).isDirectory();
+      WorkDirectory.create().delete();
+      assertThat(workDirectory).doesNotExist();
     } finally {
       parent.destroyForcibly();
-      // a killed JVM leaves its work folder behind (documented); the test removes it
       workDirectory(output).ifPresent(dir -> new WorkDirectory(dir).delete());
     }
   }
