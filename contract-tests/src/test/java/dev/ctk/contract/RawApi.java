@@ -140,7 +140,16 @@ public final class RawApi {
     return events;
   }
 
-  private Response send(String method, String path, String contentType, String body) {
+  /**
+   * Any request, with the content type as given (e.g. {@code text/plain}, to see a 415).
+   *
+   * @param method the HTTP method
+   * @param path absolute path with query
+   * @param contentType the {@code Content-Type}, or {@code null} for no body
+   * @param body the body, or {@code null}
+   * @return the answer
+   */
+  public Response send(String method, String path, String contentType, String body) {
     HttpRequest request = http.newHttpRequestBuilder()
         .uri(baseUrl + path)
         .method(method, contentType, body)

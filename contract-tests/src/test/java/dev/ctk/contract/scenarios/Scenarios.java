@@ -21,6 +21,7 @@ public final class Scenarios {
     List<Scenario> all = new ArrayList<>();
     all.addAll(WriteScenarios.all());
     all.addAll(ValidationScenarios.all());
+    all.addAll(InputLimitScenarios.all());
     all.addAll(DefaultingScenarios.all());
     all.addAll(SubresourceScenarios.all());
     all.addAll(PatchScenarios.all());

@@ -3,11 +3,14 @@ package dev.ctk.fake.internal.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.status.GoText;
 import dev.ctk.fake.internal.store.SemanticEquality;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
- * ConfigMap and Secret update rules: once {@code immutable: true} is stored, {@code immutable} cannot be unset and
- * {@code data} / {@code binaryData} (ConfigMap) or {@code data} (Secret; {@code stringData} was already merged into
- * it) cannot change; a Secret's {@code type} never changes.
+ * ConfigMap and Secret rules: at most 1 MiB of values ({@code data} and {@code binaryData} together for a ConfigMap,
+ * decoded {@code data} for a Secret), on create and update; once {@code immutable: true} is stored,
+ * {@code immutable} cannot be unset and {@code data} / {@code binaryData} (ConfigMap) or {@code data} (Secret;
+ * {@code stringData} was already merged into it) cannot change; a Secret's {@code type} never changes.
  */
 final class ConfigValidation {
 
@@ -15,8 +18,48 @@ final class ConfigValidation {
 
   private ConfigValidation() {}
 
-  static FieldErrors configMapUpdate(JsonNode current, JsonNode next) {
+  /** kube's {@code MaxSecretSize}, also a ConfigMap's limit. */
+  static final long MAX_SIZE = 1024 * 1024;
+
+  /** {@code ValidateConfigMap}'s size check: the values of {@code data} and {@code binaryData}, at most 1 MiB. */
+  static FieldErrors configMap(JsonNode configMap) {
     FieldErrors errors = new FieldErrors();
+    long size = 0;
+    for (JsonNode value : configMap.path("data")) {
+      size += value.asText("").getBytes(StandardCharsets.UTF_8).length;
+    }
+    for (JsonNode value : configMap.path("binaryData")) {
+      size += decodedLength(value.asText(""));
+    }
+    if (size > MAX_SIZE) {
+      errors.tooLong("[]", MAX_SIZE);   // kube names the whole object: field.NewPath("")
+    }
+    return errors;
+  }
+
+  /** {@code ValidateSecret}'s size check: the decoded values of {@code data}, at most 1 MiB. */
+  static FieldErrors secret(JsonNode secret) {
+    FieldErrors errors = new FieldErrors();
+    long size = 0;
+    for (JsonNode value : secret.path("data")) {
+      size += decodedLength(value.asText(""));
+    }
+    if (size > MAX_SIZE) {
+      errors.tooLong("data", MAX_SIZE);
+    }
+    return errors;
+  }
+
+  private static long decodedLength(String base64) {
+    try {
+      return Base64.getDecoder().decode(base64).length;
+    } catch (IllegalArgumentException e) {
+      return base64.length() * 3L / 4;
+    }
+  }
+
+  static FieldErrors configMapUpdate(JsonNode current, JsonNode next) {
+    FieldErrors errors = configMap(next);
     if (current.path("immutable").asBoolean(false)) {
       immutableFlag(next, errors);
       unchanged(current, next, "data", errors);
@@ -26,7 +69,7 @@ final class ConfigValidation {
   }
 
   static FieldErrors secretUpdate(JsonNode current, JsonNode next) {
-    FieldErrors errors = new FieldErrors();
+    FieldErrors errors = secret(next);
     String type = next.path("type").asText("");
     if (!type.equals(current.path("type").asText(""))) {
       errors.invalidRendered("type", GoText.quote(type), WorkloadValidation.IMMUTABLE);

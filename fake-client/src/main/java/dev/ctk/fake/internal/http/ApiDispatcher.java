@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ApiDispatcher {
 
+  /** kube-apiserver's limit on a request body (3 MiB). */
+  static final int MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
   private static final Logger LOG = LoggerFactory.getLogger(ApiDispatcher.class);
   private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
 
@@ -113,6 +116,10 @@ final class ApiDispatcher {
   }
 
   private ApiResponse route(ApiRequest request) {
+    if (request.body() != null && request.body().length > MAX_REQUEST_BODY_BYTES) {
+      // kube-apiserver's --max-request-bytes default, checked as it reads the body of a create, update or patch
+      throw ApiError.requestEntityTooLarge(MAX_REQUEST_BODY_BYTES);
+    }
     Optional<ResourcePath> path = ResourcePath.parse(request.path());
     if (path.isPresent()) {
       return resources.handle(request, ResolvedResource.resolve(path.get(), store.registry(), store.kubeMinor()));

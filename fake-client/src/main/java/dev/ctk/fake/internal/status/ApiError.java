@@ -207,6 +207,11 @@ public final class ApiError extends RuntimeException {
     return new ApiError(406, "NotAcceptable", message, null);
   }
 
+  /** 413 RequestEntityTooLarge: {@code Request entity too large: limit is <bytes>}, as kube reads an oversized body. */
+  public static ApiError requestEntityTooLarge(long limitBytes) {
+    return new ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is " + limitBytes, null);
+  }
+
   /** 500 InternalError: {@code Internal error occurred: <message>}. */
   public static ApiError internal(String message) {
     ObjectNode details = JSON.objectNode();

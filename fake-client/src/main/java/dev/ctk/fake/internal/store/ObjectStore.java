@@ -662,6 +662,9 @@ public final class ObjectStore {
 
   /** Assigns the next resourceVersion, stores (or removes) the object and publishes the event. */
   private ObjectNode commit(ResourceType type, String eventType, ObjectNode previous, ObjectNode object) {
+    if (!WatchEvent.DELETED.equals(eventType)) {
+      StorageLimits.check(type, object);
+    }
     long rv = ++resourceVersion;
     ObjectNode stamped = object.deepCopy();
     ((ObjectNode) stamped.get("metadata")).put("resourceVersion", Long.toString(rv));
