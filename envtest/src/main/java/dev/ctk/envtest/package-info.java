@@ -14,7 +14,8 @@
  *
  * <ul>
  *   <li>Download binaries: run {@code .ci/provision-envtest} (ctk's repository; builds kube-apiserver
- *       1.32.13 and 1.37.2 with etcd 3.5 from Go modules) or {@code setup-envtest use <version>} first.
+ *       1.32.13, 1.34.4 and 1.37.2, with kube-controller-manager, and etcd 3.5 from Go modules) or
+ *       {@code setup-envtest use <version>} first.
  *   <li>Run controllers: a local server is a bare kube-apiserver, so there is no garbage
  *       collection, deleted namespaces stay {@code Terminating}, no service-account tokens are
  *       minted, and admission plugin {@code ServiceAccount} is off. {@code withControllerManager()}

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EnvtestAssetsTest {
 
   private static final String FIX =
-      " Run .ci/provision-envtest (in ctk's repository; it builds 1.32.13 and 1.37.2) or `setup-envtest use";
+      " Run .ci/provision-envtest (in ctk's repository; it builds 1.32.13, 1.34.4 and 1.37.2) or `setup-envtest use";
 
   @TempDir Path temp;
 

@@ -269,7 +269,7 @@ class LocalApiServerTest {
                 + "/.local/share/kubebuilder-envtest/k8s/* (no folders), "
                 + home
                 + "/.cache/ctk/envtest/k8s/* (no folders), PATH=<unset>. Run .ci/provision-envtest"
-                + " (in ctk's repository; it builds 1.32.13 and 1.37.2) or `setup-envtest use`, then set"
+                + " (in ctk's repository; it builds 1.32.13, 1.34.4 and 1.37.2) or `setup-envtest use`, then set"
                 + " KUBEBUILDER_ASSETS to the folder it prints; or run with -Dctk.mode=fake.");
     assertThat(server.processIds()).isEmpty();
   }

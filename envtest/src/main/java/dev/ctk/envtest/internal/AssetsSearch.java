@@ -319,7 +319,7 @@ public final class AssetsSearch {
         + ETCD
         + " not found. Looked in: "
         + String.join(", ", looked)
-        + ". Run .ci/provision-envtest (in ctk's repository; it builds 1.32.13 and 1.37.2) or "
+        + ". Run .ci/provision-envtest (in ctk's repository; it builds 1.32.13, 1.34.4 and 1.37.2) or "
         + use
         + ", then set KUBEBUILDER_ASSETS to the folder it prints; or run with -Dctk.mode=fake.";
   }
