@@ -147,14 +147,9 @@ final class FieldErrors {
     if (errors.isEmpty()) {
       return;
     }
-    ApiError error = invalid(group, kind, name, KubeMinor.OLDEST);
     Set<Integer> changes = new TreeSet<>();
     errors.forEach(e -> changes.addAll(e.later().keySet()));
-    for (int minor : changes) {
-      ApiError later = invalid(group, kind, name, minor);
-      error.wordedFrom(minor, later);
-    }
-    throw error;
+    throw ApiError.wordedByMinor(minor -> invalid(group, kind, name, minor), changes);
   }
 
   private ApiError invalid(String group, String kind, String name, int minor) {

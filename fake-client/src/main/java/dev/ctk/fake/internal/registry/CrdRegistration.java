@@ -10,7 +10,6 @@ import dev.ctk.fake.internal.schema.CustomResourceSchema;
 import dev.ctk.fake.internal.schema.SchemaError;
 import dev.ctk.fake.internal.schema.StructuralChecks;
 import dev.ctk.fake.internal.status.ApiError;
-import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -143,14 +142,9 @@ public final class CrdRegistration {
     if (errors.isEmpty()) {
       return;
     }
-    ApiError error = invalid(name, errors, KubeMinor.OLDEST);
     Set<Integer> changes = new TreeSet<>();
     errors.forEach(e -> changes.addAll(e.later().keySet()));
-    for (int minor : changes) {
-      ApiError later = invalid(name, errors, minor);
-      error.wordedFrom(minor, later);
-    }
-    throw error;
+    throw ApiError.wordedByMinor(minor -> invalid(name, errors, minor), changes);
   }
 
   private static ApiError invalid(String name, List<SchemaError> errors, int minor) {

@@ -88,6 +88,23 @@ public final class ApiError extends RuntimeException {
   }
 
   /**
+   * One error worded by every minor that words it differently: as the oldest emulated minor words it, plus each
+   * later minor's wording ({@link #wordedFrom(int, ApiError)}).
+   *
+   * @param wordedAt the error as a minor words it
+   * @param laterMinors the minors from which the wording changes
+   * @return the error
+   */
+  public static ApiError wordedByMinor(java.util.function.IntFunction<ApiError> wordedAt,
+      java.util.Collection<Integer> laterMinors) {
+    ApiError error = wordedAt.apply(KubeMinor.OLDEST);
+    for (int minor : new java.util.TreeSet<>(laterMinors)) {
+      error.wordedFrom(minor, wordedAt.apply(minor));
+    }
+    return error;
+  }
+
+  /**
    * The full {@code Status} object as a server of that minor words it.
    *
    * @param minor the Kubernetes minor emulated
