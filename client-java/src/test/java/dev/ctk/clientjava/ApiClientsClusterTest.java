@@ -3,8 +3,8 @@ package dev.ctk.clientjava;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.AcrossModes;
-import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubernetes.client.openapi.ApiClient;

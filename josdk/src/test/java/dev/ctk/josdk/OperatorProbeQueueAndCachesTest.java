@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ctk.controller.CacheState;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.WorkQueueStats;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;

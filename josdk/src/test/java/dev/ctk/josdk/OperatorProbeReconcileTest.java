@@ -12,7 +12,7 @@ import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;

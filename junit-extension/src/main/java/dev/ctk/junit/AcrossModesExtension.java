@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
-import dev.ctk.junit.ControllerTest.Mode;
-import dev.ctk.junit.ControllerTestConfig.Resolved;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.internal.Resolved;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

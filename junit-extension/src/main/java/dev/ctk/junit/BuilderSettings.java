@@ -1,8 +1,10 @@
 package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerTest.Isolation;
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.PerturbationConfig;
+import dev.ctk.harness.internal.ResourceLocation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -21,10 +23,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@link dev.ctk.fake.FakeCluster}: the fake cluster itself (fake mode only);
  *   <li>{@link dev.ctk.fake.EventInjector}: events through the API in every mode, synthetic watch
  *       events in fake mode only;
- *   <li>{@link ControllerHarness}: starts controllers and closes them after the test; also tells the
- *       test its {@link ControllerHarness#namespace() namespace} and {@link ControllerHarness#mode()
- *       mode}, its {@link ControllerHarness#time() time source} and, in fake mode, its {@link
- *       ControllerHarness#requests() request journal};
+ *   <li>{@link dev.ctk.harness.ControllerHarness}: starts controllers and closes them after the test; also tells the
+ *       test its {@link dev.ctk.harness.ControllerHarness#namespace() namespace} and {@link dev.ctk.harness.ControllerHarness#mode()
+ *       mode}, its {@link dev.ctk.harness.ControllerHarness#time() time source} and, in fake mode, its {@link
+ *       dev.ctk.harness.ControllerHarness#requests() request journal};
  *   <li>{@link dev.ctk.controller.TimeSource}: the time source for the test's controllers (a {@link
  *       dev.ctk.controller.VirtualTime} with {@link #virtualTime()}, else real time);
  *   <li>{@link dev.ctk.controller.VirtualTime}: the test's virtual time, with {@link #virtualTime()}
@@ -162,7 +164,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * default namespace is that namespace, and {@link #resources()} are seeded into it: a namespaced
  * object without a namespace, or with {@code default}, goes into the test's namespace; an object
  * that names another namespace is created there as written (and not cleaned up). Write tests
- * against {@link ControllerHarness#namespace()} (or {@code client.getNamespace()}) instead of
+ * against {@link dev.ctk.harness.ControllerHarness#namespace()} (or {@code client.getNamespace()}) instead of
  * {@code "default"} so that one body runs in every mode.
  *
  * <p>When a real mode is not available (no binaries, Docker not running, no kubeconfig), its tests
@@ -214,7 +216,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * milliseconds. {@link Isolation#PER_CLASS} starts one for the class, seeds it once, and every test
  * method of the class and of its {@code @Nested} classes shares it (and sees what earlier tests left
  * behind). It is closed when the class ends; a per-method one when its test ends. Controllers started
- * through a {@link ControllerHarness} are always closed before their cluster.
+ * through a {@link dev.ctk.harness.ControllerHarness} are always closed before their cluster.
  *
  * <p>A {@code @Nested} class that carries its own {@code @ControllerTest} starts a new scope: its own
  * cluster(s), with settings merged from the annotations of the chain. Each attribute the nested
@@ -386,68 +388,10 @@ public @interface ControllerTest {
   /**
    * {@code true}: each new cluster gets a fresh {@link dev.ctk.controller.VirtualTime} (see
    * "Virtual time" above), injected as {@code VirtualTime} or {@code TimeSource} and returned by
-   * {@link ControllerHarness#time()}. {@code false} (the default) on a {@code @Nested} class means:
+   * {@link dev.ctk.harness.ControllerHarness#time()}. {@code false} (the default) on a {@code @Nested} class means:
    * virtual if any enclosing {@code @ControllerTest} says so; a nested class cannot turn it off.
    *
    * @return whether the tests run on virtual time
    */
   boolean virtualTime() default false;
-
-  /**
-   * The API server a test runs against.
-   *
-   * @since 0.1.0
-   */
-  enum Mode {
-    /** Not set here: from {@code @AcrossModes}, enclosing annotations, configuration, environment. */
-    DEFAULT("default"),
-    /** ctk's embedded fake API server, a new one per test (or class). */
-    FAKE("fake"),
-    /** A real kube-apiserver and etcd from local binaries, one per JVM, a namespace per test. */
-    ENVTEST("envtest"),
-    /** A real kube-apiserver and etcd (or k3s) in Docker containers, one per JVM. */
-    CONTAINER("container"),
-    /** The cluster of a kubeconfig context, a namespace per test. */
-    EXISTING_CLUSTER("existing_cluster");
-
-    private final String configName;
-
-    Mode(String configName) {
-      this.configName = configName;
-    }
-
-    /**
-     * The mode as written in {@code ctk.mode}, {@code CTK_MODE} and display names: {@code fake},
-     * {@code envtest}, {@code container}, {@code existing_cluster}.
-     *
-     * @return the name
-     */
-    public String configName() {
-      return configName;
-    }
-
-    /**
-     * Whether this mode runs against a real kube-apiserver (every mode but {@link #FAKE} and {@link
-     * #DEFAULT}).
-     *
-     * @return {@code true} for envtest, container and existing cluster
-     */
-    public boolean isReal() {
-      return this != FAKE && this != DEFAULT;
-    }
-  }
-
-  /**
-   * How tests share clusters (fake mode) or namespaces (real modes).
-   *
-   * @since 0.1.0
-   */
-  enum Isolation {
-    /** Not set here: resolve from configuration, then the environment, then {@link #PER_METHOD}. */
-    DEFAULT,
-    /** A fresh cluster (or namespace) for every test method (the default). */
-    PER_METHOD,
-    /** One cluster (or namespace) for every test of the class and of its {@code @Nested} classes. */
-    PER_CLASS
-  }
 }

@@ -3,8 +3,11 @@ package dev.ctk.junit;
 import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerTest.Isolation;
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.internal.Resolved;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.internal.realserver.ServerConfig;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -287,14 +290,6 @@ final class ControllerTestConfig {
     return modes.stream().map(Mode::configName).collect(Collectors.joining(","));
   }
 
-  /**
-   * A resolved value.
-   *
-   * @param value the value
-   * @param source where it came from: {@code "@ControllerTest on ..."}, {@code "configuration
-   *     parameter ctk.isolation"}, {@code "environment variable CTK_ISOLATION"} or {@code "default"}
-   */
-  record Resolved<T>(T value, String source) {}
 
   /**
    * One setting: its property name, its environment variable (the property upper-cased, dots and
@@ -358,5 +353,27 @@ final class ControllerTestConfig {
     static String normalize(String text) {
       return text.trim().toLowerCase(Locale.ROOT).replace('-', '_');
     }
+  }
+
+  /**
+   * Resolves the settings of {@code mode}.
+   *
+   * @return the settings, or {@code null} for fake mode
+   */
+  ServerConfig serverConfig(Mode mode) {
+    if (!mode.isReal()) {
+      return null;
+    }
+    return new ServerConfig(mode,
+        resolveParameterOnly(ENVTEST_ASSETS).value(),
+        resolve(ENVTEST_VERSION, null, null).value(),
+        resolve(CONTAINER_LOCAL_IMAGE, null, null).value(),
+        resolve(CONTAINER_APISERVER_IMAGE, null, null).value(),
+        resolve(CONTAINER_ETCD_IMAGE, null, null).value(),
+        resolve(CONTAINER_K3S_IMAGE, null, null).value(),
+        resolve(KUBECONFIG, null, null).value(),
+        resolve(KUBE_CONTEXT, null, null).value(),
+        resolve(UNINSTALL_CRDS, null, null).value(),
+        resolve(REQUIRE_ENVTEST, null, null).value());
   }
 }

@@ -4,8 +4,15 @@ import dev.ctk.controller.TimeSource;
 import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerTest.Isolation;
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.PerturbationConfig;
+import dev.ctk.harness.TestCluster;
+import dev.ctk.harness.TestScope;
+import dev.ctk.harness.internal.ClusterSpec;
+import dev.ctk.harness.internal.ResourceLocation;
+import dev.ctk.harness.internal.realserver.RealServers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,8 +30,8 @@ import org.junit.jupiter.api.extension.BeforeClassTemplateInvocationCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -141,7 +148,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
         PerturbationCampaign.class);
     boolean quiet = campaign != null && campaign.perturbedRun();
     if (context.getExecutionException().isPresent() && scope != null && !quiet) {
-      FailureReport.publish(context, scope);
+      scope.reportFailure(JUnitAdapter.failureContext(context));
     }
     if (campaign != null && scope != null) {
       campaign.afterEach(context, scope);
@@ -169,7 +176,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
     if (!spec.mode().value().isReal()) {
       return ConditionEvaluationResult.enabled("fake mode");
     }
-    return RealServers.availability(spec.server(), context.getTestMethod().isEmpty());
+    return JUnitAdapter.condition(RealServers.availability(spec.server(), context.getTestMethod().isEmpty()));
   }
 
   @Override
@@ -254,7 +261,7 @@ public final class ControllerTestExtension implements BeforeAllCallback,
       if (spec.perClass()) {
         return TestScope.borrowing(classScope(ScopeResolution.classContext(context)));
       }
-      return TestScope.owning(spec.start(context.getRequiredTestMethod().getName() + " in "
+      return TestScope.owning(JUnitAdapter.start(spec, context.getRequiredTestMethod().getName() + " in "
           + context.getRequiredTestClass().getSimpleName(), context));
     }, TestScope.class);
   }
@@ -271,8 +278,8 @@ public final class ControllerTestExtension implements BeforeAllCallback,
         key -> {
           ExtensionContext root = ScopeResolution.scopeRoot(classContext, this, explicit);
           if (root.getUniqueId().equals(classContext.getUniqueId())) {
-            return TestScope.owning(spec(classContext)
-                .start(classContext.getRequiredTestClass().getSimpleName(), classContext));
+            return TestScope.owning(JUnitAdapter.start(spec(classContext),
+                classContext.getRequiredTestClass().getSimpleName(), classContext));
           }
           return TestScope.borrowing(
               classScope(ScopeResolution.enclosingClassContext(classContext)));

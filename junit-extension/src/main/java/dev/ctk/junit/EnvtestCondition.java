@@ -1,12 +1,14 @@
 package dev.ctk.junit;
 
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.internal.realserver.RealServers;
+import dev.ctk.harness.internal.realserver.ServerConfig;
 import java.lang.reflect.AnnotatedElement;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 
@@ -33,7 +35,7 @@ final class EnvtestCondition implements ExecutionCondition, BeforeEachCallback {
     if (server.isEmpty()) {
       return ConditionEvaluationResult.enabled("fake mode needs no real API server");
     }
-    return RealServers.availability(server.get(), context.getTestMethod().isEmpty());
+    return JUnitAdapter.condition(RealServers.availability(server.get(), context.getTestMethod().isEmpty()));
   }
 
   /** Fails with an invalid setting's message, or, when required, with the server's failure. */
@@ -59,7 +61,7 @@ final class EnvtestCondition implements ExecutionCondition, BeforeEachCallback {
         mode = Mode.ENVTEST;
       }
     }
-    return Optional.ofNullable(ServerConfig.resolve(mode, config));
+    return Optional.ofNullable(config.serverConfig(mode));
   }
 
   /** The nearest annotation: the method's, else the class's, else an enclosing class's. */

@@ -1,6 +1,6 @@
 package dev.ctk.junit;
 
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.Mode;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 

@@ -3,13 +3,26 @@ package dev.ctk.junit;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerTest.Mode;
-import dev.ctk.junit.PerturbationOracle.Finding;
-import dev.ctk.junit.PerturbationOracle.Outcome;
-import dev.ctk.junit.PerturbationReport.RunResult;
-import dev.ctk.junit.PerturbationReport.Status;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.TestScope;
+import dev.ctk.harness.internal.ClusterSpec;
+import dev.ctk.harness.internal.SettingNames;
+import dev.ctk.harness.internal.perturb.EndState;
+import dev.ctk.harness.internal.perturb.PerturbationOracle.Finding;
+import dev.ctk.harness.internal.perturb.PerturbationOracle.Outcome;
+import dev.ctk.harness.internal.perturb.PerturbationOracle;
+import dev.ctk.harness.internal.perturb.PerturbationPlan;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.internal.perturb.PerturbationReport.RunResult;
+import dev.ctk.harness.internal.perturb.PerturbationReport.Status;
+import dev.ctk.harness.internal.perturb.PerturbationReport;
+import dev.ctk.harness.internal.perturb.PerturbationRuns;
+import dev.ctk.harness.internal.perturb.PerturbationTimeline;
+import dev.ctk.harness.internal.perturb.PerturbationTracker;
+import dev.ctk.harness.internal.timeline.TimelineReport;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,7 +68,7 @@ final class PerturbationCampaign implements AutoCloseable {
   static final String RUN_PROPERTY_NAME = "ctk.perturb.run";
 
   /** How long the controllers may take to go idle after the test, in every run. */
-  static final Duration SETTLE = Duration.ofSeconds(10);
+  static final Duration SETTLE = SettingNames.SETTLE;
 
   /** The segment type of one invocation of a class template ({@code @AcrossModes}). */
   private static final String CLASS_TEMPLATE_INVOCATION = "class-template-invocation";
@@ -223,11 +236,11 @@ final class PerturbationCampaign implements AutoCloseable {
     long totalMillis = (System.nanoTime() - started) / 1_000_000;
     String text = PerturbationReport.render(test, plan, results, totalMillis, referenceMillis);
     String published = text;
+    Path file = JUnitAdapter.perturbationReportFile(context);
     try {
-      PerturbationReport.write(context, text);
+      PerturbationReport.write(file, text);
     } catch (Exception e) {
-      published = text + "\n(writing " + PerturbationReport.file(context) + " threw " + TimelineReport.describe(e)
-          + ")";
+      published = text + "\n(writing " + file + " threw " + TimelineReport.describe(e) + ")";
     }
     context.publishReportEntry("ctk.perturbations", published);
     if (results.stream().anyMatch(r -> r.status() == Status.FAIL)) {
@@ -323,7 +336,7 @@ final class PerturbationCampaign implements AutoCloseable {
   static Map<String, String> parameters(ExtensionContext context, String campaign, PerturbationPoint point) {
     Map<String, String> parameters = new LinkedHashMap<>();
     List<String> names = new ArrayList<>(JUNIT_SETTINGS);
-    names.add(TimelineReport.REPORT_DIR_PROPERTY_NAME);
+    names.add(SettingNames.REPORT_DIR);
     for (Class<?> type : List.of(ControllerTest.class, Perturbed.class)) {
       for (Field field : type.getFields()) {
         if (Modifier.isStatic(field.getModifiers()) && field.getName().endsWith("_PROPERTY_NAME")

@@ -1,6 +1,11 @@
 package dev.ctk.junit;
 
-import dev.ctk.junit.ControllerTestConfig.Resolved;
+import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.PerturbationConfig;
+import dev.ctk.harness.internal.Resolved;
+import dev.ctk.harness.internal.SettingNames;
+import dev.ctk.harness.internal.perturb.FieldPath;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +36,7 @@ record PerturbationSettings(String origin, Resolved<Boolean> enabled, Resolved<P
     Resolved<Integer> maxRuns, Resolved<Long> seed, Set<Perturbation> kinds, List<FieldPath> ignoredFields) {
 
   /** The bound when nothing sets one. */
-  static final int DEFAULT_MAX_RUNS = 24;
+  static final int DEFAULT_MAX_RUNS = SettingNames.DEFAULT_MAX_RUNS;
 
   PerturbationSettings {
     kinds = Collections.unmodifiableSet(EnumSet.copyOf(kinds));

@@ -1,5 +1,7 @@
 package dev.ctk.junit;
 
+import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.internal.SettingNames;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -43,16 +45,16 @@ import java.lang.annotation.Target;
 public @interface Perturbed {
 
   /** Replays one point: its id as a report prints it, e.g. {@code crash-restart:after-write-2}. */
-  String REPLAY_PROPERTY_NAME = "ctk.perturb.replay";
+  String REPLAY_PROPERTY_NAME = SettingNames.PERTURB_REPLAY;
 
   /** The most perturbed runs per test when the annotation does not say; default 24. */
-  String MAX_RUNS_PROPERTY_NAME = "ctk.perturb.max-runs";
+  String MAX_RUNS_PROPERTY_NAME = SettingNames.PERTURB_MAX_RUNS;
 
   /** The seed that picks the runs when the plan has more points than the maximum; default from the test's id. */
-  String SEED_PROPERTY_NAME = "ctk.perturb.seed";
+  String SEED_PROPERTY_NAME = SettingNames.PERTURB_SEED;
 
   /** {@code off}: run {@code @Perturbed} tests once, as plain tests (a quick local run); default {@code on}. */
-  String ENABLED_PROPERTY_NAME = "ctk.perturb";
+  String ENABLED_PROPERTY_NAME = SettingNames.PERTURB;
 
   /**
    * The kinds of perturbation to plan.

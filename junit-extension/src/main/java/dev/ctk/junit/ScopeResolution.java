@@ -1,9 +1,12 @@
 package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerTest.Isolation;
-import dev.ctk.junit.ControllerTest.Mode;
-import dev.ctk.junit.ControllerTestConfig.Resolved;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.internal.ClusterSpec;
+import dev.ctk.harness.internal.Resolved;
+import dev.ctk.harness.internal.ResourceLocation;
+import dev.ctk.harness.internal.realserver.ServerConfig;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,8 +18,8 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.ModifierSupport;
@@ -276,7 +279,7 @@ final class ScopeResolution {
           .map(i -> new Resolved<>(i.mode(), i.source()))
           .orElseGet(() -> config.resolve(ControllerTestConfig.MODE, explicit.mode(),
               "ControllerTestExtension.builder().withMode(..)"));
-      return new ClusterSpec(mode, ServerConfig.resolve(mode.value(), config),
+      return new ClusterSpec(mode, config.serverConfig(mode.value()),
           config.resolve(ControllerTestConfig.ISOLATION, explicit.isolation(),
               "ControllerTestExtension.builder().withIsolation(..)"),
           explicit.crds(), explicit.resources(), explicit.crdObjects(), explicit.objects(),
@@ -309,7 +312,7 @@ final class ScopeResolution {
         locations(annotated, "resources", ControllerTest::resources);
     // virtual time is on when any annotation of the chain turns it on (nested classes inherit it)
     boolean virtualTime = annotated.stream().anyMatch(c -> annotation(c).virtualTime());
-    return new ClusterSpec(mode, ServerConfig.resolve(mode.value(), config), isolation, crds,
+    return new ClusterSpec(mode, config.serverConfig(mode.value()), isolation, crds,
         resources, List.of(), List.of(), emulating(config, UnaryOperator.identity()), virtualTime,
         "@ControllerTest on " + ownerClass.getName());
   }

@@ -4,7 +4,7 @@
  * fake API server per test method (or per class), or, in a real mode, against a real kube-apiserver
  * (local binaries, containers or an existing cluster) shared by the JVM, with a fresh namespace per
  * test (or class). It injects {@code KubernetesClient}, {@link dev.ctk.fake.FakeCluster}, {@link
- * dev.ctk.fake.EventInjector}, {@link dev.ctk.junit.ControllerHarness}, {@code TimeSource} and
+ * dev.ctk.fake.EventInjector}, {@link dev.ctk.harness.ControllerHarness}, {@code TimeSource} and
  * {@code VirtualTime} parameters (virtual time on request), closes harnessed
  * controllers and then the cluster (or namespace) after each test, and reports the controllers'
  * state (work queue, reconcile counts, last reconcile per key, the last error of each failing key
@@ -30,7 +30,7 @@
  *
  * <p>Lifecycle: a per-method cluster (or namespace) is closed when its test ends, a per-class one
  * when its class (in each mode) ends; controllers started through a {@link
- * dev.ctk.junit.ControllerHarness} are closed first (in reverse start order, interleaved with what
+ * dev.ctk.harness.ControllerHarness} are closed first (in reverse start order, interleaved with what
  * was registered with {@code closeAfterTest(..)}), so a reconcile still running at the end of a test
  * can still use the client. Controllers another framework runs (Java Operator SDK, the Kubernetes
  * Java client, a hand-written one with a {@code ControllerProbe}) join the failure report through
@@ -151,7 +151,7 @@
  *       ({@code harness.start(() -> ...)}); a controller given as an instance is never crashed. The
  *       fake journal names a create by its namespace only (the name is in the body), so timelines
  *       show {@code create Secret in default}. Convergence assertions on a {@link
- *       RestartableController} look at its current instance only.
+ *       dev.ctk.harness.RestartableController} look at its current instance only.
  *   <li>A crash "before write n" refuses that request once, by dropping its connection; a client
  *       that retries on I/O errors resends it from fabric8's scheduler thread, outside any
  *       reconcile, where it is served normally: the write then happens after all, and the crashed

@@ -15,7 +15,7 @@ import dev.ctk.controller.Reconciler;
 import dev.ctk.controller.Result;
 import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.RequestJournal;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -14,7 +14,7 @@ import dev.ctk.controller.Reconciler;
 import dev.ctk.controller.Result;
 import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.RequestJournal;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;

@@ -7,8 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.envtest.ApiServer;
-import dev.ctk.junit.ControllerTest.Isolation;
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;

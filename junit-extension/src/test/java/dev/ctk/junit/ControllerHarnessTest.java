@@ -18,7 +18,10 @@ import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Result;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerTest.Isolation;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.TestScope;
+import dev.ctk.harness.internal.FakeTestCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -184,7 +187,7 @@ class ControllerHarnessTest {
   void should_refuse_to_start_a_controller_after_the_test_is_over() {
     // GIVEN a harness whose test is over
     try (FakeCluster cluster = FakeCluster.start()) {
-      ControllerHarness harness = new ControllerHarness(new FakeTestCluster(cluster), null);
+      ControllerHarness harness = TestScope.owning(new FakeTestCluster(cluster)).harness();
       harness.close();
       Controller controller = controller(cluster.client(), "late");
       // WHEN

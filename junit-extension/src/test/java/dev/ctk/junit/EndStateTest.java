@@ -3,6 +3,8 @@ package dev.ctk.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.ctk.harness.internal.perturb.EndState;
+import dev.ctk.harness.internal.perturb.FieldPath;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;

@@ -11,6 +11,8 @@ import dev.ctk.controller.ControllerProbe;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.VirtualTime;
 import dev.ctk.controller.internal.ThrowableText;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.internal.timeline.TimelineHtml;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,6 +1,10 @@
 package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.TestScope;
+import dev.ctk.harness.internal.FakeTestCluster;
+import dev.ctk.harness.internal.perturb.PerturbationTracker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +25,7 @@ abstract class FakeHarnessFixture {
   void startCluster() {
     cluster = FakeCluster.start();
     client = cluster.client();
-    harness = new ControllerHarness(new FakeTestCluster(cluster), null);
+    harness = TestScope.owning(new FakeTestCluster(cluster)).harness();
   }
 
   @AfterEach

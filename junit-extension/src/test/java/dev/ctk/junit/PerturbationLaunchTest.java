@@ -4,7 +4,8 @@ import static dev.ctk.junit.EngineRuns.assertAllPassed;
 import static dev.ctk.junit.EngineRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ctk.junit.PerturbationOracle.Outcome;
+import dev.ctk.harness.internal.perturb.PerturbationOracle.Outcome;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

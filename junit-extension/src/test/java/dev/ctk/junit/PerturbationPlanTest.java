@@ -2,9 +2,12 @@ package dev.ctk.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ctk.fake.WatchDelivery;
 import dev.ctk.fake.WatchDelivery.Outcome;
-import dev.ctk.junit.PerturbationPlan.WatchEvent;
+import dev.ctk.fake.WatchDelivery;
+import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.internal.perturb.PerturbationPlan.WatchEvent;
+import dev.ctk.harness.internal.perturb.PerturbationPlan;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;

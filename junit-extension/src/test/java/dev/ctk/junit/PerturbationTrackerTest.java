@@ -16,6 +16,13 @@ import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FaultRule;
 import dev.ctk.fake.RequestPattern;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.RestartableController;
+import dev.ctk.harness.TestScope;
+import dev.ctk.harness.internal.ControllerWrite;
+import dev.ctk.harness.internal.FakeTestCluster;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.internal.perturb.PerturbationTracker;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -190,7 +197,7 @@ class PerturbationTrackerTest extends FakeHarnessFixture {
   @Test
   void should_refuse_a_cluster_whose_clients_use_http() {
     try (FakeCluster http = FakeCluster.builder().withClientTransport(ClientTransport.HTTP).build()) {
-      ControllerHarness httpHarness = new ControllerHarness(new FakeTestCluster(http), null);
+      ControllerHarness httpHarness = TestScope.owning(new FakeTestCluster(http)).harness();
       // WHEN
       IllegalStateException error = catchThrowableOfType(IllegalStateException.class,
           () -> PerturbationTracker.attach(http, httpHarness, null));

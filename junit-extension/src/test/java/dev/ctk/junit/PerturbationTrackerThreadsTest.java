@@ -11,7 +11,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.Result;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ReconcileThreads.Instance;
+import dev.ctk.harness.RestartableController;
+import dev.ctk.harness.internal.ControllerWrite;
+import dev.ctk.harness.internal.ReconcileThreads.Instance;
+import dev.ctk.harness.internal.perturb.CrashPoint;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.internal.perturb.PerturbationTracker;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -6,8 +6,12 @@ import static dev.ctk.junit.EngineRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.ctk.junit.ControllerTest.Isolation;
-import dev.ctk.junit.ControllerTestConfig.Resolved;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.PerturbationConfig;
+import dev.ctk.harness.internal.Resolved;
+import dev.ctk.harness.internal.perturb.PerturbationPoint;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;

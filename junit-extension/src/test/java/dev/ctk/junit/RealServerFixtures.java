@@ -2,7 +2,9 @@ package dev.ctk.junit;
 
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.envtest.EnvtestException;
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.internal.realserver.RealServers;
+import dev.ctk.harness.internal.realserver.ServerConfig;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
@@ -23,8 +25,8 @@ final class RealServerFixtures {
     for (int i = 0; i < parameters.length; i += 2) {
       map.put(parameters[i], parameters[i + 1]);
     }
-    ServerConfig config = ServerConfig.resolve(mode,
-        new ControllerTestConfig(name -> Optional.ofNullable(map.get(name)), name -> null));
+    ServerConfig config = new ControllerTestConfig(name -> Optional.ofNullable(map.get(name)), name -> null)
+        .serverConfig(mode);
     try {
       return RealServers.server(config);
     } catch (EnvtestException e) {

@@ -10,6 +10,8 @@ import static org.awaitility.Awaitility.await;
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.EventHandlers;
 import dev.ctk.controller.Result;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.RestartableController;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -9,6 +9,10 @@ import dev.ctk.controller.Result;
 import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestPattern;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.TestScope;
+import dev.ctk.harness.internal.FakeTestCluster;
+import dev.ctk.harness.internal.perturb.StaleRestart;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -35,7 +39,7 @@ class StaleRestartTest {
   void startCluster() {
     cluster = FakeCluster.builder().withWatchHistoryLimit(3).build();
     client = cluster.client();
-    harness = new ControllerHarness(new FakeTestCluster(cluster), null);
+    harness = TestScope.owning(new FakeTestCluster(cluster)).harness();
   }
 
   @AfterEach

@@ -24,7 +24,10 @@ import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestPattern;
-import dev.ctk.junit.ControllerTest.Mode;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.internal.timeline.TimelineHtml;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -380,7 +383,7 @@ class TimelineTest {
   }
 
   @Fixture
-  @ControllerTest(isolation = ControllerTest.Isolation.PER_CLASS)
+  @ControllerTest(isolation = Isolation.PER_CLASS)
   static class FailsWithAClassController {
 
     static Controller shared;

@@ -16,6 +16,11 @@ import dev.ctk.controller.Result;
 import dev.ctk.controller.TimeSource;
 import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.FakeCluster;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Isolation;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.TestCluster;
+import dev.ctk.harness.TestScope;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -95,7 +100,7 @@ class VirtualTimeTest {
   @Test
   void should_refuse_the_request_journal_in_a_real_mode() {
     // GIVEN
-    ControllerHarness harness = new ControllerHarness(new EnvtestStandIn(), null);
+    ControllerHarness harness = TestScope.owning(new EnvtestStandIn()).harness();
     // WHEN, THEN
     assertThatThrownBy(harness::requests).isInstanceOf(IllegalStateException.class)
         .hasMessage("The request journal needs fake mode: this test runs in envtest mode against "
@@ -107,7 +112,7 @@ class VirtualTimeTest {
   void should_give_real_time_modes_a_virtual_time_for_the_controllers_only() {
     // GIVEN
     VirtualTime time = VirtualTime.create();
-    ControllerHarness harness = new ControllerHarness(new EnvtestStandIn(time), null);
+    ControllerHarness harness = TestScope.owning(new EnvtestStandIn(time)).harness();
     // THEN
     assertThat(harness.time()).isSameAs(time);
     assertThat(harness.virtualTime()).isSameAs(time);
@@ -228,7 +233,7 @@ class VirtualTimeTest {
   static class Inherited {
 
     @Nested
-    @ControllerTest(isolation = ControllerTest.Isolation.PER_METHOD)
+    @ControllerTest(isolation = Isolation.PER_METHOD)
     class Inner {
 
       @Test
@@ -282,8 +287,8 @@ class VirtualTimeTest {
     }
 
     @Override
-    public ControllerTest.Mode mode() {
-      return ControllerTest.Mode.ENVTEST;
+    public Mode mode() {
+      return Mode.ENVTEST;
     }
 
     @Override

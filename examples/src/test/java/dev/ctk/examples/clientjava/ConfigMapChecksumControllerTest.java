@@ -9,8 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.clientjava.ApiClients;
 import dev.ctk.clientjava.ClientJavaProbe;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.AcrossModes;
-import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -11,7 +11,7 @@ import dev.ctk.controller.EventHandlers;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.Result;
 import dev.ctk.fake.RequestPattern;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -12,7 +12,7 @@ import dev.ctk.controller.WorkQueue;
 import dev.ctk.examples.network.InMemoryNetworkBackend;
 import dev.ctk.examples.network.Network;
 import dev.ctk.examples.network.NetworkController;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;

@@ -8,11 +8,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.ctk.examples.nginx.NginxServiceController;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.PerturbationConfig;
+import dev.ctk.harness.RestartableController;
 import dev.ctk.junit.ControllerTestExtension;
-import dev.ctk.junit.Perturbation;
-import dev.ctk.junit.PerturbationConfig;
-import dev.ctk.junit.RestartableController;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.ControllerProbe;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.AcrossModes;
-import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;

@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.ObjectKey;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.AcrossModes;
-import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -16,7 +16,7 @@ import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.HeldDelivery;
 import dev.ctk.fake.RequestPattern;
 import dev.ctk.fake.WatchPattern;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;

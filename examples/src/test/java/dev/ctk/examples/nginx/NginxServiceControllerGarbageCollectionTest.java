@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ctk.controller.Controller;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Mode;
 import dev.ctk.junit.ControllerTest;
-import dev.ctk.junit.ControllerTest.Mode;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.Test;

@@ -5,11 +5,11 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.RestartableController;
 import dev.ctk.junit.AcrossModes;
-import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import dev.ctk.junit.Perturbed;
-import dev.ctk.junit.RestartableController;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;

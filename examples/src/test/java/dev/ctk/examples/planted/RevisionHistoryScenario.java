@@ -3,7 +3,8 @@ package dev.ctk.examples.planted;
 import static java.time.Duration.ofSeconds;
 import static org.awaitility.Awaitility.await;
 
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Mode;
 import dev.ctk.junit.ControllerTest;
 import dev.ctk.junit.Perturbed;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * history ends with the last one. Its writer keeps {@code data.revisions} (what the correct version reports). It
  * passes as a plain test in both variants. Run by {@code PlantedBugsTest}.
  */
-@ControllerTest(mode = ControllerTest.Mode.FAKE)
+@ControllerTest(mode = Mode.FAKE)
 abstract class RevisionHistoryScenario {
 
   abstract Variant variant();

@@ -5,10 +5,11 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.RestartableController;
 import dev.ctk.junit.ControllerTest;
 import dev.ctk.junit.Perturbed;
-import dev.ctk.junit.RestartableController;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * kept. It waits until the controller's Secret cache holds the Secret before it creates the settings, so it passes
  * as a plain test in both variants, every time. Run by {@code PlantedBugsTest}.
  */
-@ControllerTest(mode = ControllerTest.Mode.FAKE)
+@ControllerTest(mode = Mode.FAKE)
 abstract class SettingsCleanupScenario {
 
   abstract Variant variant();

@@ -5,10 +5,11 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ctk.junit.ControllerHarness;
+import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.Mode;
+import dev.ctk.harness.RestartableController;
 import dev.ctk.junit.ControllerTest;
 import dev.ctk.junit.Perturbed;
-import dev.ctk.junit.RestartableController;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * An ordinary test of {@link TicketWorkerController}, perturbed: it passes as a plain test in both variants, and its
  * assertions are as loose as most tests' (the recorded worker exists). Run by {@code PlantedBugsTest}.
  */
-@ControllerTest(mode = ControllerTest.Mode.FAKE)
+@ControllerTest(mode = Mode.FAKE)
 abstract class TicketWorkerScenario {
 
   abstract Variant variant();

@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
+import dev.ctk.harness.ControllerHarness;
 import dev.ctk.josdk.OperatorProbe;
 import dev.ctk.junit.AcrossModes;
-import dev.ctk.junit.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
