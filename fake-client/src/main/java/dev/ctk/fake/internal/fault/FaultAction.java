@@ -31,6 +31,46 @@ public sealed interface FaultAction
   }
 
   /**
+   * Calls the handler's method for this action: every place that acts on a fault does it through a {@link Handler},
+   * so a new action cannot be added without every such place saying what it does (the compiler asks for it).
+   *
+   * @param handler what each action does
+   */
+  void dispatch(Handler handler);
+
+  /** What a place that serves requests does for each action; one method per action, none with a default. */
+  interface Handler {
+
+    /**
+     * Answer with the error.
+     *
+     * @param respond the action
+     */
+    void respond(Respond respond);
+
+    /**
+     * Serve the read from the past.
+     *
+     * @param staleRead the action
+     */
+    void staleRead(StaleRead staleRead);
+
+    /**
+     * Serve after the delay.
+     *
+     * @param delay the action
+     */
+    void delay(Delay delay);
+
+    /**
+     * Close the connection without an answer.
+     *
+     * @param drop the action
+     */
+    void drop(Drop drop);
+  }
+
+  /**
    * Answers with an error.
    *
    * @param description the fault text
@@ -39,6 +79,10 @@ public sealed interface FaultAction
    */
   record Respond(String description, Function<FaultTarget, ApiError> error, Integer retryAfterSeconds)
       implements FaultAction {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.respond(this);
+    }
   }
 
   /**
@@ -49,6 +93,11 @@ public sealed interface FaultAction
    */
   record Delay(Duration delay) implements FaultAction {
     @Override
+    public void dispatch(Handler handler) {
+      handler.delay(this);
+    }
+
+    @Override
     public String description() {
       return "delay " + DurationText.of(delay);
     }
@@ -56,6 +105,11 @@ public sealed interface FaultAction
 
   /** Closes the connection without answering. */
   record Drop() implements FaultAction {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.drop(this);
+    }
+
     @Override
     public String description() {
       return "drop connection";
@@ -68,6 +122,11 @@ public sealed interface FaultAction
    * @param resourceVersion a positive resourceVersion
    */
   record StaleRead(long resourceVersion) implements FaultAction {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.staleRead(this);
+    }
+
     @Override
     public String description() {
       return "stale read at resourceVersion " + resourceVersion;

@@ -97,29 +97,41 @@ public final class RequestPipeline {
     }
     FaultAction action = fired.get().action();
     String fault = action.description();
-    if (action instanceof FaultAction.Respond respond) {
-      ApiError error = respond.error().apply(api.faultTarget(store.registry()));
-      journal.record(api, pending, error.code(), false, fault, transport(exchange, api));
-      refuse(exchange, error, respond.retryAfterSeconds());
-    } else if (action instanceof FaultAction.StaleRead stale) {
-      // a GET or LIST (FaultAction.StaleRead.appliesTo): the store answers its reads on this thread from the past
-      store.readAt(stale.resourceVersion(), () -> {
-        serve(exchange, api, pending, fault);
-        return null;
-      });
-    } else if (action instanceof FaultAction.Delay delay) {
-      Delayed delayed = new Delayed(exchange, api, pending, fault);
-      delayedRequests.add(delayed);
-      try {
-        timer.schedule(() -> serveLater(delayed), Math.max(1, delay.delay().toMillis()), TimeUnit.MILLISECONDS);
-      } catch (RejectedExecutionException e) {
-        // the cluster is closing: the connection goes with it
-        dropDelayed(delayed);
+    action.dispatch(new FaultAction.Handler() {
+      @Override
+      public void respond(FaultAction.Respond respond) {
+        ApiError error = respond.error().apply(api.faultTarget(store.registry()));
+        journal.record(api, pending, error.code(), false, fault, transport(exchange, api));
+        refuse(exchange, error, respond.retryAfterSeconds());
       }
-    } else {
-      journal.record(api, pending, 0, false, fault, transport(exchange, api));
-      exchange.drop();
-    }
+
+      @Override
+      public void staleRead(FaultAction.StaleRead stale) {
+        // a GET or LIST (FaultAction.StaleRead.appliesTo): the store answers its reads on this thread from the past
+        store.readAt(stale.resourceVersion(), () -> {
+          serve(exchange, api, pending, fault);
+          return null;
+        });
+      }
+
+      @Override
+      public void delay(FaultAction.Delay delay) {
+        Delayed delayed = new Delayed(exchange, api, pending, fault);
+        delayedRequests.add(delayed);
+        try {
+          timer.schedule(() -> serveLater(delayed), Math.max(1, delay.delay().toMillis()), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+          // the cluster is closing: the connection goes with it
+          dropDelayed(delayed);
+        }
+      }
+
+      @Override
+      public void drop(FaultAction.Drop drop) {
+        journal.record(api, pending, 0, false, fault, transport(exchange, api));
+        exchange.drop();
+      }
+    });
   }
 
   /** A request a Delay fault holds until the cluster's timer fires. */
