@@ -1,6 +1,7 @@
 package dev.ctk.clientjava;
 
 import dev.ctk.controller.CacheState;
+import dev.ctk.controller.internal.DurationText;
 import io.kubernetes.client.extended.controller.Controller;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import java.time.Duration;
@@ -59,7 +60,7 @@ final class ControllerRun implements AutoCloseable {
     while (!ready.getAsBoolean() && !returned) {
       if (System.nanoTime() - start > timeout.toNanos()) {
         throw new IllegalStateException(description() + " did not start within "
-            + format(timeout) + ":\n" + state(waitForWorker) + "Fix: check that the API server "
+            + DurationText.of(timeout) + ":\n" + state(waitForWorker) + "Fix: check that the API server "
             + "lets its informers list and watch (see the log), that every informer the "
             + "controller needs is registered in the SharedInformerFactory before start, and that "
             + "its ready functions (withReadyFunc) can become true.");
@@ -105,7 +106,7 @@ final class ControllerRun implements AutoCloseable {
     }
     if (thread.isAlive()) {
       throw new IllegalStateException(description() + " did not stop: its run() had not returned "
-          + format(STOP_TIMEOUT) + " after shutdown(), nor 5s after an interrupt. A reconcile that "
+          + DurationText.of(STOP_TIMEOUT) + " after shutdown(), nor 5s after an interrupt. A reconcile that "
           + "never returns keeps a worker busy, and DefaultController's pre-flight wait for its "
           + "ready functions ignores both until its readyTimeout. Fix: make the reconciler return "
           + "(or time out), and give withReadyTimeout(..) a bound shorter than 10s in tests.");
@@ -115,10 +116,6 @@ final class ControllerRun implements AutoCloseable {
   private String description() {
     return "Kubernetes Java client controller \"" + probe.name() + "\" ("
         + controller.getClass().getSimpleName() + ")";
-  }
-
-  private static String format(Duration duration) {
-    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.ctk.controller;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.controller.internal.ThrowableText;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ final class CacheSync {
         long remaining = deadline - realTime.nanoTime();
         if (remaining <= 0) {
           throw new CacheSyncTimeoutException(message("informer caches did not sync within "
-              + Durations.format(timeout) + "."), null);
+              + DurationText.of(timeout) + "."), null);
         }
         changed.awaitNanos(Math.min(remaining, RECHECK_NANOS));
       }

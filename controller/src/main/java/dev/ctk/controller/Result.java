@@ -1,5 +1,6 @@
 package dev.ctk.controller;
 
+import dev.ctk.controller.internal.DurationText;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -117,7 +118,7 @@ public final class Result {
   @Override
   public String toString() {
     if (requeueAfter != null) {
-      return "Result.requeueAfter(" + Durations.format(requeueAfter) + ")";
+      return "Result.requeueAfter(" + DurationText.of(requeueAfter) + ")";
     }
     return requeue ? "Result.requeue()" : "Result.done()";
   }

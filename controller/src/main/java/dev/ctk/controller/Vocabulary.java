@@ -1,5 +1,6 @@
 package dev.ctk.controller;
 
+import dev.ctk.controller.internal.DurationText;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -91,7 +92,7 @@ public record Vocabulary(String framework, String controller, String queue, Stri
       text.append(" (attempt ").append(record.attempt()).append(')');
     }
     if (record.requeueAfter() != null) {
-      text.append(" after ").append(Durations.format(record.requeueAfter()));
+      text.append(" after ").append(DurationText.of(record.requeueAfter()));
     }
     if (record.error() != null) {
       text.append(": ").append(record.error());

@@ -1,5 +1,6 @@
 package dev.ctk.controller;
 
+import dev.ctk.controller.internal.DurationText;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -58,7 +59,7 @@ final class WorkerShutdown {
         LOG.warn("Controller \"{}\": worker {} did not stop within {} after the shutdown timeout "
             + "and an interrupt (its reconcile of {} ignores interrupts); it is a daemon thread and "
             + "is left behind. Fix: let the reconciler give up when interrupted, or raise "
-            + "withShutdownTimeout(..).", name, worker.getName(), Durations.format(INTERRUPT_GRACE),
+            + "withShutdownTimeout(..).", name, worker.getName(), DurationText.of(INTERRUPT_GRACE),
             key);
       }
     }
@@ -70,7 +71,7 @@ final class WorkerShutdown {
       List<String> stuck) {
     return "Controller \"" + name + "\": close() " + (interrupted
         ? "was interrupted"
-        : "waited " + Durations.format(shutdownTimeout) + " (the shutdown timeout)")
+        : "waited " + DurationText.of(shutdownTimeout) + " (the shutdown timeout)")
         + " but " + stuck.size() + (stuck.size() == 1 ? " key was" : " keys were")
         + " still in flight: " + stuck + "; their workers were interrupted. Fix: make the "
         + "reconciler return sooner (and give up when interrupted), or raise "

@@ -42,16 +42,4 @@ class ResultTest {
     assertThat(Result.requeueAfter(Duration.ofNanos(1)).requeueAfter())
         .contains(Duration.ofNanos(1));
   }
-
-  @Test
-  void durations_are_shown_short() {
-    assertThat(Durations.format(Duration.ofNanos(500))).isEqualTo("500ns");
-    assertThat(Durations.format(Duration.ofNanos(1_500))).isEqualTo("1.5µs");
-    assertThat(Durations.format(Duration.ofMillis(200))).isEqualTo("200ms");
-    assertThat(Durations.format(Duration.ofMillis(1_500))).isEqualTo("1.5s");
-    assertThat(Durations.format(Duration.ofSeconds(30))).isEqualTo("30s");
-    assertThat(Durations.format(Duration.ofMinutes(2))).isEqualTo("2m0s");
-    assertThat(Durations.format(Duration.ofHours(1).plusSeconds(1))).isEqualTo("1h0m1s");
-    assertThat(Durations.format(Duration.ofMillis(-5))).isEqualTo("-5ms");
-  }
 }

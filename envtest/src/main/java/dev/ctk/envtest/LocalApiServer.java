@@ -1,8 +1,8 @@
 package dev.ctk.envtest;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.internal.AssetsSearch;
 import dev.ctk.envtest.internal.ControllerManagerBinary;
-import dev.ctk.envtest.internal.DurationText;
 import dev.ctk.envtest.internal.FlagList;
 import dev.ctk.envtest.internal.HostEnvironment;
 import dev.ctk.envtest.internal.LocalControlPlane;

@@ -1,5 +1,6 @@
 package dev.ctk.envtest;
 
+import dev.ctk.controller.internal.DurationText;
 import io.fabric8.kubernetes.client.Config;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -15,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One API server per JVM per configuration key, shared by every test class that asks for the same
  * key: started on first use, closed by one JVM shutdown hook. The log says what it cost: {@code
- * shared API server "envtest-1.20": cold start 6.2 s (...)} the first time, {@code ... reused (0.0
- * ms)} after.
+ * shared API server "envtest-1.20": cold start 6.2s (...)} the first time, {@code ... reused (40µs)}
+ * after.
  *
  * <pre>{@code
  * ApiServer server = SharedApiServers.get("envtest-1.20",
@@ -110,16 +111,6 @@ public final class SharedApiServers {
     }
   }
 
-  private static String seconds(long nanos) {
-    return BigDecimal.valueOf(nanos / 1_000_000, 3).setScale(1, RoundingMode.HALF_UP).toPlainString()
-        + " s";
-  }
-
-  private static String millis(long nanos) {
-    return BigDecimal.valueOf(nanos / 1_000, 3).setScale(1, RoundingMode.HALF_UP).toPlainString()
-        + " ms";
-  }
-
   private final class Slot {
 
     private final String key;
@@ -133,7 +124,7 @@ public final class SharedApiServers {
     synchronized ApiServer get(Supplier<? extends ApiServer> starter, long asked) {
       requireOpen();
       if (shared != null) {
-        LOG.info("shared API server \"{}\": reused ({})", key, millis(System.nanoTime() - asked));
+        LOG.info("shared API server \"{}\": reused ({})", key, DurationText.since(asked));
         return shared;
       }
       if (failure instanceof EnvtestException) {
@@ -155,7 +146,7 @@ public final class SharedApiServers {
         LOG.warn(
             "shared API server \"{}\": start failed after {}; later requests for this key fail the same way",
             key,
-            seconds(System.nanoTime() - start));
+            DurationText.since(start));
         throw e;
       }
       register(server);
@@ -163,7 +154,7 @@ public final class SharedApiServers {
       LOG.info(
           "shared API server \"{}\": cold start {} ({})",
           key,
-          seconds(System.nanoTime() - start),
+          DurationText.since(start),
           server.description());
       return shared;
     }

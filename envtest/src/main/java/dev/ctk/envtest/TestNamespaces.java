@@ -1,6 +1,6 @@
 package dev.ctk.envtest;
 
-import dev.ctk.envtest.internal.DurationText;
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.internal.NamespaceDeletion;
 import dev.ctk.envtest.internal.Poll;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -230,7 +230,7 @@ public final class TestNamespaces implements AutoCloseable {
       }
       if (System.nanoTime() - deadline >= 0) {
         return "still there after the cleanup timeout "
-            + DurationText.bound(cleanupTimeout)
+            + DurationText.of(cleanupTimeout)
             + " (phase "
             + (current.getStatus() == null ? "?" : current.getStatus().getPhase())
             + ", finalizers "

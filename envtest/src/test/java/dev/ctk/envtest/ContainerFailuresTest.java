@@ -47,7 +47,7 @@ class ContainerFailuresTest {
 
     String message =
         failure.getMessage()
-            .replaceAll("after \\d+\\.\\ds", "after <T>")
+            .replaceAll("after \\d+(?:\\.\\d)?(?:µs|ms|s)", "after <T>")
             .replaceAll("ctk-envtest-[0-9a-f]{8}-", "ctk-envtest-<ID>-")
             .replaceAll(
                 "image ctk-envtest:"
@@ -76,7 +76,7 @@ class ContainerFailuresTest {
             Pattern.quote(
                     "Image ctk.invalid/etcd:missing (etcd) is not on this machine and could not be"
                         + " pulled after ")
-                + "\\d+\\.\\ds: .+"
+                + "\\d+(?:\\.\\d)?(?:µs|ms|s): .+"
                 + Pattern.quote(
                     ". Pull it where its registry is reachable (docker pull"
                         + " ctk.invalid/etcd:missing; docker save | docker load to carry it over),"
@@ -98,7 +98,7 @@ class ContainerFailuresTest {
             Pattern.quote(
                     "Image ctk.invalid/rancher/k3s:v1.31.4-k3s1 (k3s) is not on this machine and"
                         + " could not be pulled after ")
-                + "\\d+\\.\\ds: .+"
+                + "\\d+(?:\\.\\d)?(?:µs|ms|s): .+"
                 + Pattern.quote(
                     ". Pull it where its registry is reachable (docker pull"
                         + " ctk.invalid/rancher/k3s:v1.31.4-k3s1; docker save | docker load to"
@@ -118,7 +118,7 @@ class ContainerFailuresTest {
     assertThat(failure.getMessage())
         .matches(
             "(?s)kube-apiserver at https://localhost:\\d+ did not become ready within 300ms \\(waited"
-                + " \\d+\\.\\ds\\): .+; last answer: .+\\. If the machine is only slow, raise the start"
+                + " \\d+(?:\\.\\d)?(?:µs|ms|s)\\): .+; last answer: .+\\. If the machine is only slow, raise the start"
                 + " timeout; otherwise the lines below say why\\.\n"
                 + "Last 50 lines of the kube-apiserver container's log:\n"
                 + ".*\n"

@@ -372,6 +372,6 @@ class LocalApiServerTest {
 
   /** Replaces measured times such as {@code 0.4s} after "after " or "waited " with {@code <t>s}. */
   private static String normalized(String message) {
-    return message.replaceAll("(after|waited) \\d+\\.\\ds", "$1 <t>s");
+    return message.replaceAll("(after|waited) \\d+(?:\\.\\d)?(?:µs|ms|s)", "$1 <t>s");
   }
 }

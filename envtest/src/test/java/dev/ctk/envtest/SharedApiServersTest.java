@@ -143,12 +143,12 @@ class SharedApiServersTest {
                 assertThat(cold)
                     .matches(
                         ".*INFO dev\\.ctk\\.envtest\\.SharedApiServers - shared API server \"logged\": cold"
-                            + " start \\d+\\.\\d s \\(fake logged\\)"),
+                            + " start \\d+(?:\\.\\d)?(?:µs|ms|s) \\(fake logged\\)"),
             reused ->
                 assertThat(reused)
                     .matches(
                         ".*INFO dev\\.ctk\\.envtest\\.SharedApiServers - shared API server \"logged\":"
-                            + " reused \\(\\d+\\.\\d ms\\)"));
+                            + " reused \\(\\d+(?:\\.\\d)?(?:µs|ms|s)\\)"));
   }
 
   @Test

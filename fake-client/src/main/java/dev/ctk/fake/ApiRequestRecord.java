@@ -1,6 +1,7 @@
 package dev.ctk.fake;
 
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -15,51 +16,267 @@ import java.util.Set;
  * bump.generation(); // 2
  * }</pre>
  *
- * @param sequence position in the journal, from 1, in the order the server received the requests
- * @param time when the server received it (real wall-clock time, whatever clock the cluster stamps objects with)
- * @param verb the Kubernetes verb: {@code get}, {@code list}, {@code watch}, {@code create}, {@code update},
- *     {@code patch}, {@code delete}, {@code deletecollection}; for discovery and other non-resource paths
- *     {@code get}; for injected events the {@link EventInjector} method ({@code add}, {@code update},
- *     {@code delete}, {@code emitAdded}, {@code emitModified}, {@code emitDeleted})
- * @param kind the kind (e.g. {@code ConfigMap}), or {@code null} for non-resource paths
- * @param resource the plural resource (e.g. {@code configmaps}), or the path for non-resource requests
- * @param namespace the namespace, or {@code null}
- * @param name the object name, or {@code null} (lists, collection writes, create without a name in the path)
- * @param subresource {@code status}, {@code scale}, ..., or {@code null}
- * @param patchType for patches {@code json}, {@code merge}, {@code strategic-merge} or {@code apply}; else
- *     {@code null}
- * @param fieldManager the {@code fieldManager} query parameter, or {@code null}
- * @param labelSelector the {@code labelSelector} query parameter of a list, watch or deletecollection, or
- *     {@code null}
- * @param fieldSelector the {@code fieldSelector} query parameter of a list, watch or deletecollection, or
- *     {@code null}
- * @param bodyResourceVersion {@code metadata.resourceVersion} of the request body for update and patch (for a JSON
- *     patch, the value of a {@code test} or {@code replace} operation on {@code /metadata/resourceVersion}), or
- *     {@code null} when the body has none (an unconditional write), cannot be decoded, or the verb has no body
- * @param client who sent it: the {@code User-Agent} header, or {@value #INJECTOR} for injected events
- * @param code the HTTP status code of the answer (101 for a websocket watch, 200 for an HTTP-streaming watch once
- *     open, 0 for a dropped connection); for injected events 201 (add) or 200, or the code of the error that
- *     failed it
- * @param changed whether the request committed a change to the store (a no-op update or apply is {@code false})
- * @param fault the description of the fault a rule injected instead of (or before) the normal answer, or
- *     {@code null}
- * @param generation {@code metadata.generation} of the object as the server stored it once a create, update or
- *     patch succeeded (also of the parent object after a write to its {@code status} or {@code scale}
- *     subresource, and of an object a delete left in place, e.g. waiting for finalizers), so that a run of writes
- *     shows whether they bumped it; for injected events, of the object as stored after the call. {@code null} for
- *     reads, watches, failed or refused requests, deletes that removed the object, collection deletes, dry runs
- *     that created nothing, and kinds that keep no generation (ConfigMap, Secret, Pod, Service, ...)
+ * <p>A value: equal when every field is equal. Built by ctk's journal; {@link #builder()} makes one for a test of
+ * a {@link RequestPattern} predicate.
+ *
  * @since 0.1.0
  */
-public record ApiRequestRecord(long sequence, Instant time, String verb, String kind, String resource,
-    String namespace, String name, String subresource, String patchType, String fieldManager, String labelSelector,
-    String fieldSelector, String bodyResourceVersion, String client, int code, boolean changed, String fault,
-    Long generation) {
+public final class ApiRequestRecord {
 
   /** The {@link #client()} of events injected through {@link EventInjector}. */
   public static final String INJECTOR = "EventInjector";
 
   private static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete", "deletecollection");
+
+  private final long sequence;
+  private final Instant time;
+  private final String verb;
+  private final String kind;
+  private final String resource;
+  private final String namespace;
+  private final String name;
+  private final String subresource;
+  private final String patchType;
+  private final String fieldManager;
+  private final String labelSelector;
+  private final String fieldSelector;
+  private final String bodyResourceVersion;
+  private final String client;
+  private final int code;
+  private final boolean changed;
+  private final String fault;
+  private final Long generation;
+
+  private ApiRequestRecord(Builder b) {
+    this.sequence = b.sequence;
+    this.time = b.time;
+    this.verb = b.verb;
+    this.kind = b.kind;
+    this.resource = b.resource;
+    this.namespace = b.namespace;
+    this.name = b.name;
+    this.subresource = b.subresource;
+    this.patchType = b.patchType;
+    this.fieldManager = b.fieldManager;
+    this.labelSelector = b.labelSelector;
+    this.fieldSelector = b.fieldSelector;
+    this.bodyResourceVersion = b.bodyResourceVersion;
+    this.client = b.client;
+    this.code = b.code;
+    this.changed = b.changed;
+    this.fault = b.fault;
+    this.generation = b.generation;
+  }
+
+  /**
+   * Position in the journal, from 1, in the order the server received the requests.
+   *
+   * @return the value
+   */
+  public long sequence() {
+    return sequence;
+  }
+
+  /**
+   * When the server received it (real wall-clock time, whatever clock the cluster stamps objects with).
+   *
+   * @return the value
+   */
+  public Instant time() {
+    return time;
+  }
+
+  /**
+   * The Kubernetes verb: {@code get}, {@code list}, {@code watch}, {@code create}, {@code update}, {@code patch},
+   * {@code delete}, {@code deletecollection}; for discovery and other non-resource paths {@code get}; for injected
+   * events the {@link EventInjector} method ({@code add}, {@code update}, {@code delete}, {@code emitAdded}, {@code
+   * emitModified}, {@code emitDeleted}).
+   *
+   * @return the value
+   */
+  public String verb() {
+    return verb;
+  }
+
+  /**
+   * The kind (e.g. {@code ConfigMap}), or {@code null} for non-resource paths.
+   *
+   * @return the value
+   */
+  public String kind() {
+    return kind;
+  }
+
+  /**
+   * The plural resource (e.g. {@code configmaps}), or the path for non-resource requests.
+   *
+   * @return the value
+   */
+  public String resource() {
+    return resource;
+  }
+
+  /**
+   * The namespace, or {@code null}
+   *
+   * @return the value
+   */
+  public String namespace() {
+    return namespace;
+  }
+
+  /**
+   * The object name, or {@code null} (lists, collection writes, create without a name in the path).
+   *
+   * @return the value
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * {@code status}, {@code scale}, ..., or {@code null}
+   *
+   * @return the value
+   */
+  public String subresource() {
+    return subresource;
+  }
+
+  /**
+   * For patches {@code json}, {@code merge}, {@code strategic-merge} or {@code apply}; else {@code null}
+   *
+   * @return the value
+   */
+  public String patchType() {
+    return patchType;
+  }
+
+  /**
+   * The {@code fieldManager} query parameter, or {@code null}
+   *
+   * @return the value
+   */
+  public String fieldManager() {
+    return fieldManager;
+  }
+
+  /**
+   * The {@code labelSelector} query parameter of a list, watch or deletecollection, or {@code null}
+   *
+   * @return the value
+   */
+  public String labelSelector() {
+    return labelSelector;
+  }
+
+  /**
+   * The {@code fieldSelector} query parameter of a list, watch or deletecollection, or {@code null}
+   *
+   * @return the value
+   */
+  public String fieldSelector() {
+    return fieldSelector;
+  }
+
+  /**
+   * {@code metadata.resourceVersion} of the request body for update and patch (for a JSON patch, the value of a
+   * {@code test} or {@code replace} operation on {@code /metadata/resourceVersion}), or {@code null} when the body
+   * has none (an unconditional write), cannot be decoded, or the verb has no body.
+   *
+   * @return the value
+   */
+  public String bodyResourceVersion() {
+    return bodyResourceVersion;
+  }
+
+  /**
+   * Who sent it: the {@code User-Agent} header, or {@value #INJECTOR} for injected events.
+   *
+   * @return the value
+   */
+  public String client() {
+    return client;
+  }
+
+  /**
+   * The HTTP status code of the answer (101 for a websocket watch, 200 for an HTTP-streaming watch once open, 0 for
+   * a dropped connection); for injected events 201 (add) or 200, or the code of the error that failed it.
+   *
+   * @return the value
+   */
+  public int code() {
+    return code;
+  }
+
+  /**
+   * Whether the request committed a change to the store (a no-op update or apply is {@code false}).
+   *
+   * @return the value
+   */
+  public boolean changed() {
+    return changed;
+  }
+
+  /**
+   * The description of the fault a rule injected instead of (or before) the normal answer, or {@code null}
+   *
+   * @return the value
+   */
+  public String fault() {
+    return fault;
+  }
+
+  /**
+   * {@code metadata.generation} of the object as the server stored it once a create, update or patch succeeded (also
+   * of the parent object after a write to its {@code status} or {@code scale} subresource, and of an object a delete
+   * left in place, e.g. waiting for finalizers), so that a run of writes shows whether they bumped it; for injected
+   * events, of the object as stored after the call. {@code null} for reads, watches, failed or refused requests,
+   * deletes that removed the object, collection deletes, dry runs that created nothing, and kinds that keep no
+   * generation (ConfigMap, Secret, Pod, Service, ...).
+   *
+   * @return the value
+   */
+  public Long generation() {
+    return generation;
+  }
+
+  /**
+   * A builder with this record's fields, to make a changed copy.
+   *
+   * @return the builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.sequence = sequence;
+    b.time = time;
+    b.verb = verb;
+    b.kind = kind;
+    b.resource = resource;
+    b.namespace = namespace;
+    b.name = name;
+    b.subresource = subresource;
+    b.patchType = patchType;
+    b.fieldManager = fieldManager;
+    b.labelSelector = labelSelector;
+    b.fieldSelector = fieldSelector;
+    b.bodyResourceVersion = bodyResourceVersion;
+    b.client = client;
+    b.code = code;
+    b.changed = changed;
+    b.fault = fault;
+    b.generation = generation;
+    return b;
+  }
+
+  /**
+   * A builder with every field unset (0, {@code false} or {@code null}).
+   *
+   * @return the builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
 
   /**
    * Whether this is an event a test injected (not an API request).
@@ -171,5 +388,171 @@ public record ApiRequestRecord(long sequence, Instant time, String verb, String 
   @Override
   public String toString() {
     return summary();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof ApiRequestRecord o)) {
+      return false;
+    }
+    return sequence == o.sequence && Objects.equals(time, o.time) && Objects.equals(verb, o.verb) &&
+        Objects.equals(kind, o.kind) && Objects.equals(resource, o.resource) && Objects.equals(namespace,
+        o.namespace) && Objects.equals(name, o.name) && Objects.equals(subresource, o.subresource) &&
+        Objects.equals(patchType, o.patchType) && Objects.equals(fieldManager, o.fieldManager) &&
+        Objects.equals(labelSelector, o.labelSelector) && Objects.equals(fieldSelector, o.fieldSelector) &&
+        Objects.equals(bodyResourceVersion, o.bodyResourceVersion) && Objects.equals(client, o.client) && code ==
+        o.code && changed == o.changed && Objects.equals(fault, o.fault) && Objects.equals(generation,
+        o.generation);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(sequence, time, verb, kind, resource, namespace, name, subresource, patchType,
+        fieldManager, labelSelector, fieldSelector, bodyResourceVersion, client, code, changed, fault, generation);
+  }
+
+  /** Builds an {@link ApiRequestRecord}; every setter returns this builder. */
+  public static final class Builder {
+
+    private long sequence;
+    private Instant time;
+    private String verb;
+    private String kind;
+    private String resource;
+    private String namespace;
+    private String name;
+    private String subresource;
+    private String patchType;
+    private String fieldManager;
+    private String labelSelector;
+    private String fieldSelector;
+    private String bodyResourceVersion;
+    private String client;
+    private int code;
+    private boolean changed;
+    private String fault;
+    private Long generation;
+
+    private Builder() {}
+
+    /** Sets {@link ApiRequestRecord#sequence()}; returns this builder. */
+    public Builder sequence(long value) {
+      this.sequence = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#time()}; returns this builder. */
+    public Builder time(Instant value) {
+      this.time = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#verb()}; returns this builder. */
+    public Builder verb(String value) {
+      this.verb = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#kind()}; returns this builder. */
+    public Builder kind(String value) {
+      this.kind = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#resource()}; returns this builder. */
+    public Builder resource(String value) {
+      this.resource = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#namespace()}; returns this builder. */
+    public Builder namespace(String value) {
+      this.namespace = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#name()}; returns this builder. */
+    public Builder name(String value) {
+      this.name = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#subresource()}; returns this builder. */
+    public Builder subresource(String value) {
+      this.subresource = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#patchType()}; returns this builder. */
+    public Builder patchType(String value) {
+      this.patchType = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#fieldManager()}; returns this builder. */
+    public Builder fieldManager(String value) {
+      this.fieldManager = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#labelSelector()}; returns this builder. */
+    public Builder labelSelector(String value) {
+      this.labelSelector = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#fieldSelector()}; returns this builder. */
+    public Builder fieldSelector(String value) {
+      this.fieldSelector = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#bodyResourceVersion()}; returns this builder. */
+    public Builder bodyResourceVersion(String value) {
+      this.bodyResourceVersion = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#client()}; returns this builder. */
+    public Builder client(String value) {
+      this.client = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#code()}; returns this builder. */
+    public Builder code(int value) {
+      this.code = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#changed()}; returns this builder. */
+    public Builder changed(boolean value) {
+      this.changed = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#fault()}; returns this builder. */
+    public Builder fault(String value) {
+      this.fault = value;
+      return this;
+    }
+
+    /** Sets {@link ApiRequestRecord#generation()}; returns this builder. */
+    public Builder generation(Long value) {
+      this.generation = value;
+      return this;
+    }
+
+    /**
+     * The record.
+     *
+     * @return a new record with the fields set so far
+     */
+    public ApiRequestRecord build() {
+      return new ApiRequestRecord(this);
+    }
   }
 }

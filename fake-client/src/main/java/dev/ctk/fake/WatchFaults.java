@@ -1,10 +1,10 @@
 package dev.ctk.fake;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.fake.internal.FakeApiServer;
-import dev.ctk.fake.internal.fault.DurationText;
 import dev.ctk.fake.internal.store.ObjectStore;
-import dev.ctk.fake.internal.watch.WatchFaultRule;
 import dev.ctk.fake.internal.watch.Watch;
+import dev.ctk.fake.internal.watch.WatchFaultRule;
 import dev.ctk.fake.internal.watch.WatchFaultRules;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -312,9 +312,9 @@ class RequestJournalTest {
     dev.ctk.fake.internal.http.RequestJournal journal = new dev.ctk.fake.internal.http.RequestJournal(3);
     for (int i = 0; i < 5; i++) {
       long sequence = journal.receive();
-      journal.add(new dev.ctk.fake.internal.http.RequestJournal.Entry(new ApiRequestRecord(sequence,
-          java.time.Instant.EPOCH, "get", "ConfigMap", "configmaps", "default", "c" + sequence, null, null, null,
-          null, null, null, "test", 200, false, null, null), "GET", "/", "", "http"));
+      journal.add(new dev.ctk.fake.internal.http.RequestJournal.Entry(ApiRequestRecord.builder()
+          .sequence(sequence).time(java.time.Instant.EPOCH).verb("get").kind("ConfigMap").resource("configmaps")
+          .namespace("default").name("c" + sequence).client("test").code(200).build(), "GET", "/", "", "http"));
     }
     assertThat(journal.records()).extracting(ApiRequestRecord::summary).containsExactly(
         "#3 get configmaps default/c3 -> 200", "#4 get configmaps default/c4 -> 200",

@@ -53,7 +53,7 @@ class PerturbationEndToEndTest {
     List<String> lines = report.lines().collect(Collectors.toList());
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$CorrectController#"
         + "copies_the_config_map: 0 of (\\d+) runs failed, \\d+ had no effect \\(seed \\d+, \\1 of \\1 planned "
-        + "points run, [\\d.]+ (ms|s); reference \\d+ ms\\)");
+        + "points run, [\\d.]+(ms|s); reference \\d+ms\\)");
     assertThat(lines.subList(1, lines.size())).isNotEmpty()
         .allMatch(line -> line.matches("  (PASS|SKIP) [a-zA-Z:-]+\\d+(:burst-\\d+)? +\\d+ ms.*"));
     assertThat(lines).anyMatch(l -> l.startsWith("  PASS crash-restart:after-write-1 "))
@@ -103,8 +103,8 @@ class PerturbationEndToEndTest {
     List<String> lines = entry(results).lines().collect(Collectors.toList());
     assertThat(lines).hasSize(2);
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$PlantedNonIdempotentCreate#"
-        + "creates_one_child: 0 of 1 run failed \\(replay of crash-restart:after-write-2, [\\d.]+ (ms|s); reference "
-        + "[\\d.]+ (ms|s)\\)");
+        + "creates_one_child: 0 of 1 run failed \\(replay of crash-restart:after-write-2, [\\d.]+(ms|s); reference "
+        + "[\\d.]+(ms|s)\\)");
     assertThat(lines.get(1)).matches("  PASS crash-restart:after-write-2 +\\d+ ms");
   }
 
@@ -120,8 +120,8 @@ class PerturbationEndToEndTest {
     assertThat(results.testEvents().skipped().count()).isEqualTo(1);
     List<String> lines = entry(results).lines().collect(Collectors.toList());
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$AcrossModesCopier#"
-        + "copies_the_config_map: 0 of (\\d+) runs failed \\(seed \\d+, \\1 of \\1 planned points run, [\\d.]+ "
-        + "(ms|s); reference [\\d.]+ (ms|s)\\)");
+        + "copies_the_config_map: 0 of (\\d+) runs failed \\(seed \\d+, \\1 of \\1 planned points run, [\\d.]+"
+        + "(ms|s); reference [\\d.]+(ms|s)\\)");
     assertThat(lines.subList(1, lines.size())).isNotEmpty().allMatch(l -> l.matches(
         "  PASS crash-restart:(before|after)-write-\\d +\\d+ ms"));
   }

@@ -1,5 +1,6 @@
 package dev.ctk.envtest.internal;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.EnvtestException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -227,7 +228,7 @@ public final class ChildProcess {
                   + " (pid "
                   + pid()
                   + ") still runs "
-                  + DurationText.bound(KILL_WAIT)
+                  + DurationText.of(KILL_WAIT)
                   + " after SIGKILL; it may be stuck in the kernel (e.g. on a dead disk or"
                   + " mount). Check it with `ps -o pid,stat,wchan -p "
                   + pid()

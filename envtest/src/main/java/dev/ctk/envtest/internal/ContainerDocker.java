@@ -7,6 +7,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Network;
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.EnvtestException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -165,7 +166,7 @@ public final class ContainerDocker {
         client.inspectImageCmd(image).exec();
         return;
       }
-      failure = "the pull did not finish within " + DurationText.bound(pullTimeout);
+      failure = "the pull did not finish within " + DurationText.of(pullTimeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new EnvtestException("Interrupted while pulling image " + image + " (" + role + ").", e);

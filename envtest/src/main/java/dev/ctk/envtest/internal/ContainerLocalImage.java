@@ -1,6 +1,7 @@
 package dev.ctk.envtest.internal;
 
 import com.github.dockerjava.api.exception.NotFoundException;
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.EnvtestException;
 import java.io.IOException;
 import java.io.InputStream;

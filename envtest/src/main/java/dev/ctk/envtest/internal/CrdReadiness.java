@@ -1,18 +1,19 @@
 package dev.ctk.envtest.internal;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.EnvtestException;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionCondition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionList;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,7 +148,7 @@ public final class CrdReadiness {
                 + " from "
                 + crd.where()
                 + " was not served within "
-                + DurationText.bound(timeout)
+                + DurationText.of(timeout)
                 + " (waited "
                 + DurationText.since(startNanos)
                 + "): "
@@ -203,7 +204,7 @@ public final class CrdReadiness {
             "CRDs still there "
                 + DurationText.since(startNanos)
                 + " after their deletion (bound "
-                + DurationText.bound(timeout)
+                + DurationText.of(timeout)
                 + "): "
                 + String.join(", ", left)
                 + ". The API server deletes their custom resources first; raise withTimeout(..)"

@@ -1,5 +1,6 @@
 package dev.ctk.envtest.internal;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.EnvtestException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -298,7 +299,7 @@ public final class LocalControlPlane {
       try {
         if (process.stop(options.stopTimeout())) {
           LOG.warn(
-              "{} ignored TERM for {}; sent KILL", process, DurationText.bound(options.stopTimeout()));
+              "{} ignored TERM for {}; sent KILL", process, DurationText.of(options.stopTimeout()));
         }
       } catch (EnvtestException e) {
         failure = failure == null ? e : failure;

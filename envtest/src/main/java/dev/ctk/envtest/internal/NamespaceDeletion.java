@@ -1,5 +1,6 @@
 package dev.ctk.envtest.internal;
 
+import dev.ctk.controller.internal.DurationText;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIGroupList;
 import io.fabric8.kubernetes.api.model.APIResource;
@@ -246,7 +247,7 @@ public final class NamespaceDeletion {
       } catch (TimeoutException e) {
         response.cancel(true);
         problems.add(
-            what + ": no answer within " + DurationText.bound(Duration.ofSeconds(REQUEST_TIMEOUT_SECONDS)));
+            what + ": no answer within " + DurationText.of(Duration.ofSeconds(REQUEST_TIMEOUT_SECONDS)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         problems.add(what + ": interrupted");

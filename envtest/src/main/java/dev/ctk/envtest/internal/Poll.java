@@ -1,5 +1,6 @@
 package dev.ctk.envtest.internal;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.EnvtestException;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -73,7 +74,7 @@ public final class Poll {
         throw new EnvtestException(
             subject
                 + " did not become ready within "
-                + DurationText.bound(timeout)
+                + DurationText.of(timeout)
                 + " (waited "
                 + DurationText.since(startNanos)
                 + "): "

@@ -89,7 +89,7 @@ class ReadinessTest {
                 Readiness.awaitReady(
                     config(), Duration.ofMillis(700), () -> {}, () -> "Its log (1 line):\n  boom"));
 
-    assertThat(failure.getMessage().replaceAll("waited \\d+\\.\\ds", "waited <t>s"))
+    assertThat(failure.getMessage().replaceAll("waited \\d+(?:\\.\\d)?(?:µs|ms|s)", "waited <t>s"))
         .isEqualTo(
             "kube-apiserver at "
                 + url

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeClusterException;
-import dev.ctk.fake.internal.fault.FaultEngine;
 import dev.ctk.fake.GarbageCollection;
+import dev.ctk.fake.internal.fault.FaultEngine;
 import dev.ctk.fake.internal.gc.CollectorSettings;
 import dev.ctk.fake.internal.gc.GarbageCollector;
 import dev.ctk.fake.internal.http.FakeHttpServer;
@@ -243,9 +243,10 @@ public final class FakeApiServer implements AutoCloseable {
     ResourceType type = typeOf(object);
     String namespace = namespaceOf(object, type);
     String name = object.path("metadata").path("name").asText("");
-    return new ApiRequestRecord(sequence, time, method, kind.isEmpty() ? null : kind,
-        type == null ? null : type.plural(), namespace.isEmpty() ? null : namespace, name.isEmpty() ? null : name,
-        null, null, null, null, null, null, ApiRequestRecord.INJECTOR, code, changed, null, generation);
+    return ApiRequestRecord.builder().sequence(sequence).time(time).verb(method).kind(kind.isEmpty() ? null : kind)
+        .resource(type == null ? null : type.plural()).namespace(namespace.isEmpty() ? null : namespace)
+        .name(name.isEmpty() ? null : name).client(ApiRequestRecord.INJECTOR).code(code).changed(changed)
+        .generation(generation).build();
   }
 
   private ResourceType typeOf(ObjectNode object) {

@@ -8,6 +8,7 @@ import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.controller.internal.ThrowableText;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -47,33 +48,15 @@ public final class StateFormat {
   private StateFormat() {}
 
   /**
-   * A duration as people write it: {@code 5s}, {@code 200ms}, {@code 2m}, {@code 1m30s}, {@code
-   * 1500ms}.
+   * A chosen duration ({@link DurationText#of}): {@code 5s}, {@code 200ms}, {@code 1.5s}, {@code 2m}.
    *
    * @param duration a non-negative duration
    * @return its text
    */
   public static String duration(Duration duration) {
-    if (duration.isZero()) {
-      return "0s";
-    }
-    if (duration.getNano() % 1_000_000 != 0) {
-      return duration.toString();
-    }
-    long millis = duration.toMillis();
-    if (millis % 1000 != 0) {
-      return millis + "ms";
-    }
-    long seconds = millis / 1000;
-    if (seconds < 60) {
-      return seconds + "s";
-    }
-    if (seconds < 3600 || seconds % 60 != 0) {
-      return seconds / 60 + "m" + (seconds % 60 == 0 ? "" : seconds % 60 + "s");
-    }
-    long minutes = seconds / 60;
-    return minutes / 60 + "h" + (minutes % 60 == 0 ? "" : minutes % 60 + "m");
+    return DurationText.of(duration);
   }
+
 
   /**
    * An error in one line: {@code 409 Conflict: Operation cannot be fulfilled on ...} for an API error,
@@ -96,19 +79,9 @@ public final class StateFormat {
    * @return its text
    */
   public static String elapsed(Duration elapsed) {
-    long nanos = elapsed.toNanos();
-    if (nanos < 1_000_000) {
-      return nanos / 1000 + "µs";
-    }
-    if (nanos < 1_000_000_000) {
-      return nanos / 1_000_000 + "ms";
-    }
-    if (nanos < 60_000_000_000L) {
-      return String.format(Locale.ROOT, "%.1fs", nanos / 1e9);
-    }
-    long seconds = elapsed.getSeconds();
-    return seconds / 60 + "m" + seconds % 60 + "s";
+    return DurationText.measured(elapsed);
   }
+
 
   /**
    * The outcome of one reconcile in ctk's words: {@code SUCCESS}, {@code REQUEUE}, {@code

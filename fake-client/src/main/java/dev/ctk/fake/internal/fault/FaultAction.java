@@ -1,5 +1,6 @@
 package dev.ctk.fake.internal.fault;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.fake.internal.status.ApiError;
 import java.time.Duration;
 import java.util.function.Function;

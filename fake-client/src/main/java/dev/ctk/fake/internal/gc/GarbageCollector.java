@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.gc;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.fake.FakeClusterException;
 import dev.ctk.fake.GarbageCollection;
 import dev.ctk.fake.internal.registry.ResourceType;
@@ -130,7 +131,7 @@ public final class GarbageCollector implements ChangeObserver, AutoCloseable {
     }
     int count = pending.items().size();
     throw new FakeClusterException("Expecting the garbage collector of FakeCluster " + cluster + "\n"
-        + "  to settle within " + format(timeout) + "\n"
+        + "  to settle within " + DurationText.of(timeout) + "\n"
         + "but it still had " + count + (count == 1 ? " work item" : " work items") + ":\n  "
         + String.join("\n  ", pending.items()) + "\n"
         + (pending.notAwaited().isEmpty() ? "" : "and, not awaited (they wait for the cluster's virtual clock to "
@@ -145,13 +146,5 @@ public final class GarbageCollector implements ChangeObserver, AutoCloseable {
   @Override
   public void close() {
     queue.close();
-  }
-
-  /** 250ms, 5s, 1.5s: a real-time bound, as a test wrote it. */
-  static String format(Duration duration) {
-    if (duration.compareTo(Duration.ofSeconds(1)) < 0) {
-      return duration.toMillis() + "ms";
-    }
-    return java.math.BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
   }
 }

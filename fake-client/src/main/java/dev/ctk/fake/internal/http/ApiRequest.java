@@ -124,11 +124,12 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
       subresource = p.subresource();
     }
     boolean selects = verb.equals("list") || verb.equals("watch") || verb.equals("deletecollection");
-    return new ApiRequestRecord(sequence, time, verb, kind, resource, namespace, name, subresource,
-        verb.equals("patch") ? patchType() : null, param("fieldManager"),
-        selects ? param("labelSelector") : null, selects ? param("fieldSelector") : null,
-        verb.equals("update") || verb.equals("patch") ? bodyResourceVersion() : null,
-        header("user-agent"), 0, false, null, null);
+    return ApiRequestRecord.builder().sequence(sequence).time(time).verb(verb).kind(kind).resource(resource)
+        .namespace(namespace).name(name).subresource(subresource)
+        .patchType(verb.equals("patch") ? patchType() : null).fieldManager(param("fieldManager"))
+        .labelSelector(selects ? param("labelSelector") : null).fieldSelector(selects ? param("fieldSelector") : null)
+        .bodyResourceVersion(verb.equals("update") || verb.equals("patch") ? bodyResourceVersion() : null)
+        .client(header("user-agent")).build();
   }
 
   /** What an error answer for this request names: its resource and object. */

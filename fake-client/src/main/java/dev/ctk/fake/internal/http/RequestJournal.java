@@ -125,9 +125,7 @@ public final class RequestJournal {
   /** The record with its answer filled in: code, whether it changed the store, fault, stored generation. */
   public static ApiRequestRecord answered(ApiRequestRecord r, int code, boolean changed, String fault,
       Long generation) {
-    return new ApiRequestRecord(r.sequence(), r.time(), r.verb(), r.kind(), r.resource(), r.namespace(), r.name(),
-        r.subresource(), r.patchType(), r.fieldManager(), r.labelSelector(), r.fieldSelector(),
-        r.bodyResourceVersion(), r.client(), code, changed, fault, generation);
+    return r.toBuilder().code(code).changed(changed).fault(fault).generation(generation).build();
   }
 
   private static String query(Map<String, List<String>> query) {

@@ -1,5 +1,6 @@
 package dev.ctk.harness.internal.perturb;
 
+import dev.ctk.controller.internal.DurationText;
 import dev.ctk.harness.internal.SettingNames;
 import dev.ctk.harness.internal.perturb.PerturbationOracle.Finding;
 import dev.ctk.harness.internal.perturb.PerturbationRuns.TimelineLine;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -224,11 +226,11 @@ public final class PerturbationReport {
     return TimelineReport.reportFile(dir, testClass, displayName, "-perturbations.txt");
   }
 
-  /** {@code 412 ms} below a second, else {@code 6.2 s}. */
+  /** A measured time ({@link DurationText#measured}): {@code 412ms}, {@code 6.2s}. */
   public static String duration(long millis) {
-    return millis < 1000 ? millis + " ms"
-        : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+    return DurationText.measured(Duration.ofMillis(millis));
   }
+
 
   private static String pad(String text, int width) {
     return text.length() >= width ? text : text + " ".repeat(width - text.length());

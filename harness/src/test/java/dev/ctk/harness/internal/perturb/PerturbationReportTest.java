@@ -45,7 +45,7 @@ class PerturbationReportTest {
     // THEN
     assertThat(report).isEqualTo(String.join("\n",
         "ctk perturbation: NginxTest#creates: 1 of 3 runs failed, 1 had no effect (seed 42, 3 of 3 planned points "
-            + "run, 6.2 s; reference 310 ms)",
+            + "run, 6.2s; reference 310ms)",
         "  PASS crash-restart:before-write-1    388 ms",
         "  FAIL crash-restart:after-write-1     412 ms  end state differs: extra: ConfigMap default/web-9q8zt "
             + "(generateName web-)",
@@ -74,7 +74,7 @@ class PerturbationReportTest {
     // THEN
     assertThat(report).isEqualTo(String.join("\n",
         "ctk perturbation: T#m: 1 of 1 run failed (seed 7, 1 of 3 planned points run: a seeded sample, 2 skipped, "
-            + "1.5 s; reference 1.2 s)",
+            + "1.5s; reference 1.2s)",
         "  FAIL stale-view:ConfigMap:event-2   1500 ms  the test's own assertions failed: expected 1 Service but "
             + "found 2",
         "stale-view:ConfigMap:event-2: the controller's ConfigMap watches hold from event #2 until it is idle "
@@ -101,7 +101,7 @@ class PerturbationReportTest {
         List.of(), null)), 90, 80);
     // THEN the run's line says the first line, the details say all of it once
     assertThat(report).isEqualTo(String.join("\n",
-        "ctk perturbation: T#m: 1 of 1 run failed (seed 5, 1 of 1 planned points run, 90 ms; reference 80 ms)",
+        "ctk perturbation: T#m: 1 of 1 run failed (seed 5, 1 of 1 planned points run, 90ms; reference 80ms)",
         "  FAIL crash-restart:after-write-1     90 ms  the test's own assertions failed: [services of default/web] ...",
         "crash-restart:after-write-1: the controller crashes right after its write #1, and a fresh instance starts",
         "  replay: -Dctk.perturb.replay=crash-restart:after-write-1 (with -Dtest='T#m')",
@@ -131,7 +131,7 @@ class PerturbationReportTest {
         List.of(differs), timeline, "reached, but controller \"x\" has no factory")), 300, 250);
     // THEN
     assertThat(report).isEqualTo(String.join("\n",
-        "ctk perturbation: T#m: 1 of 1 run failed (seed 9, 1 of 1 planned points run, 300 ms; reference 250 ms)",
+        "ctk perturbation: T#m: 1 of 1 run failed (seed 9, 1 of 1 planned points run, 300ms; reference 250ms)",
         "  FAIL crash-restart:after-write-1    300 ms  the point had no effect (reached, but controller \"x\" has no "
             + "factory): this difference is the test's own nondeterminism: end state differs: ConfigMap default/web "
             + "differs at data.n: reference \"1\", perturbed \"2\"",
@@ -153,7 +153,7 @@ class PerturbationReportTest {
     // THEN
     assertThat(report).isEqualTo("ctk perturbation: T#m: nothing to perturb: the reference run made no controller "
         + "writes that can be crashed at (no controller started from a factory) and no watch events of the kinds "
-        + "its controllers watch (seed 3; reference 20 ms)");
+        + "its controllers watch (seed 3; reference 20ms)");
   }
 
   @Test
@@ -163,7 +163,7 @@ class PerturbationReportTest {
         List.of(new RunResult(AFTER_1, 40, Status.PASS, List.of(), List.of(), null)), 40, 20);
     // THEN
     assertThat(report).isEqualTo(String.join("\n",
-        "ctk perturbation: T#m: 0 of 1 run failed (replay of crash-restart:after-write-1, 40 ms; reference 20 ms)",
+        "ctk perturbation: T#m: 0 of 1 run failed (replay of crash-restart:after-write-1, 40ms; reference 20ms)",
         "  PASS crash-restart:after-write-1     40 ms"));
   }
 }
