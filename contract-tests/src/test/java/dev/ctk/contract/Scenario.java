@@ -1,7 +1,7 @@
 package dev.ctk.contract;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.GarbageCollection;
+import dev.ctk.fake.values.GarbageCollection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

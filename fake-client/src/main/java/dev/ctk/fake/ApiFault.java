@@ -192,7 +192,7 @@ public final class ApiFault {
    *
    * <p>The fault acts only on GET and LIST of resources: a rule with this fault does not fire on the other requests
    * its pattern matches (watches, writes, discovery): they are served normally (and not counted as the rule's
-   * matching calls), later rules may fire on them, and they leave no {@link FaultFiring}. The journal shows the
+   * matching calls), later rules may fire on them, and they leave no {@link dev.ctk.fake.values.FaultFiring}. The journal shows the
    * requests it answered with fault {@code stale read at resourceVersion <n>}.
    *
    * <pre>{@code

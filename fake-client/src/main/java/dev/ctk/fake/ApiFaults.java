@@ -1,6 +1,8 @@
 package dev.ctk.fake;
 
 import dev.ctk.fake.internal.fault.FaultEngine;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import java.util.List;
 import java.util.Objects;
 
@@ -35,8 +37,8 @@ import java.util.Objects;
  *       {@link RuleBuilder#withSeed(long)}, or else with a seed derived from the cluster's
  *       ({@link FakeCluster.Builder#withRandomSeed(long)}, 0 without one) and the rule's position among the rules
  *       added to this cluster. The same sequence of matching requests therefore gets the same firings.
- *   <li>Patterns see the request as received: its {@link ApiRequestRecord#code()} is 0 and
- *       {@link ApiRequestRecord#changed()} is {@code false} when a rule decides.
+ *   <li>Patterns see the request as received: its {@link dev.ctk.fake.values.ApiRequestRecord#code()} is 0 and
+ *       {@link dev.ctk.fake.values.ApiRequestRecord#changed()} is {@code false} when a rule decides.
  *   <li>Each rule's pattern, its {@link RequestPattern#where(String, java.util.function.Predicate) where(..)}
  *       predicates included, is evaluated exactly once per request, when it arrives, before any lock is taken.
  *       With the in-process transport ({@link ClientTransport#IN_PROCESS}) that happens on the thread that sent
@@ -51,7 +53,7 @@ import java.util.Objects;
  *       rule fires.
  *   <li>Every firing is recorded: in {@link #firings()} (the last 10,000), in the rule's
  *       {@link FaultRule#firings()} (its last {@value FaultRule#FIRING_LIMIT}; {@link FaultRule#fired()} counts them
- *       all), and in the {@link ApiRequestRecord#fault()} of the request's journal entry.
+ *       all), and in the {@link dev.ctk.fake.values.ApiRequestRecord#fault()} of the request's journal entry.
  * </ul>
  *
  * <p>Thread-safe: rules added or removed during traffic apply from the next request received.

@@ -4,6 +4,7 @@ import dev.ctk.fake.internal.FakeApiServer;
 import dev.ctk.fake.internal.ObjectJson;
 import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.seed.SeedDocument;
+import dev.ctk.fake.values.FakeClusterException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;

@@ -54,7 +54,7 @@ import java.util.function.Consumer;
  *
  * <p>Every method fails with {@link IllegalStateException} once the cluster is closed. Every call on a
  * {@link FakeCluster}'s injector is recorded in its {@link FakeCluster#requests() request journal} (see
- * {@link RequestJournal#injections()}), with client {@link ApiRequestRecord#INJECTOR}.
+ * {@link RequestJournal#injections()}), with client {@link dev.ctk.fake.values.ApiRequestRecord#INJECTOR}.
  *
  * <p>The same type serves tests that run against a real kube-apiserver (ctk's JUnit extension in envtest, container
  * or existing-cluster mode): there {@link #add}, {@link #update} and {@link #delete} write through the API, and the
@@ -100,7 +100,7 @@ public final class EventInjector {
    * @param object the object
    * @param <T> its type
    * @return the stored object, as the same class
-   * @throws FakeClusterException 409 AlreadyExists, missing namespace, missing CRD
+   * @throws dev.ctk.fake.values.FakeClusterException 409 AlreadyExists, missing namespace, missing CRD
    * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T add(T object) {
@@ -117,7 +117,7 @@ public final class EventInjector {
    * @param object the new state
    * @param <T> its type
    * @return the stored object (or, when the update removed it, the object as updated), as the same class
-   * @throws FakeClusterException when the object does not exist
+   * @throws dev.ctk.fake.values.FakeClusterException when the object does not exist
    * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T update(T object) {
@@ -130,7 +130,7 @@ public final class EventInjector {
    * an object that is already being deleted changes nothing.
    *
    * @param object the object (kind, namespace and name are used)
-   * @throws FakeClusterException when the object does not exist
+   * @throws dev.ctk.fake.values.FakeClusterException when the object does not exist
    * @throws IllegalStateException when the cluster is closed
    */
   public void delete(HasMetadata object) {

@@ -10,6 +10,8 @@ import dev.ctk.fake.internal.http.ListenException;
 import dev.ctk.fake.internal.seed.SeedDocument;
 import dev.ctk.fake.internal.seed.SeedSources;
 import dev.ctk.fake.internal.version.KubeMinor;
+import dev.ctk.fake.values.AdmissionHook;
+import dev.ctk.fake.values.GarbageCollection;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -155,7 +157,7 @@ public final class FakeCluster implements AutoCloseable {
    * retries suited to tests.
    *
    * @return a new configuration
-   * @throws FakeClusterException when the listener cannot start
+   * @throws dev.ctk.fake.values.FakeClusterException when the listener cannot start
    */
   public Config clientConfig() {
     return ClusterClients.config(url());
@@ -167,7 +169,7 @@ public final class FakeCluster implements AutoCloseable {
    * listener: it answers {@code http://ctk-fake-<n>.invalid}, the name its in-process clients used.
    *
    * @return the URL
-   * @throws FakeClusterException when the listener cannot start
+   * @throws dev.ctk.fake.values.FakeClusterException when the listener cannot start
    */
   public String url() {
     if (!ClusterClients.listening(server, closed.get())) {
@@ -180,7 +182,7 @@ public final class FakeCluster implements AutoCloseable {
    * The port the API server listens on (the listener starts on the first call, as for {@link #url()}).
    *
    * @return the port, or 0 for a closed cluster that never listened
-   * @throws FakeClusterException when the listener cannot start
+   * @throws dev.ctk.fake.values.FakeClusterException when the listener cannot start
    */
   public int port() {
     return ClusterClients.listening(server, closed.get()) ? server.port() : 0;
@@ -191,7 +193,7 @@ public final class FakeCluster implements AutoCloseable {
    * {@value #CONTEXT}, namespace {@code default}, no credentials.
    *
    * @return kubeconfig YAML
-   * @throws FakeClusterException when the listener cannot start
+   * @throws dev.ctk.fake.values.FakeClusterException when the listener cannot start
    */
   public String kubeconfig() {
     return ClusterClients.kubeconfig(url());
@@ -202,7 +204,7 @@ public final class FakeCluster implements AutoCloseable {
    *
    * @param file where to write
    * @return {@code file}
-   * @throws FakeClusterException when the file cannot be written
+   * @throws dev.ctk.fake.values.FakeClusterException when the file cannot be written
    */
   public Path writeKubeconfig(Path file) {
     return ClusterClients.write(file, kubeconfig());
@@ -296,7 +298,7 @@ public final class FakeCluster implements AutoCloseable {
    * @param object the object (namespace {@code default} when a namespaced object has none)
    * @param <T> its type
    * @return the stored object (with uid, resourceVersion, creationTimestamp), as the same class
-   * @throws FakeClusterException when it exists already, its namespace or CRD is missing
+   * @throws dev.ctk.fake.values.FakeClusterException when it exists already, its namespace or CRD is missing
    * @throws IllegalStateException when the cluster is closed
    */
   public <T extends HasMetadata> T create(T object) {
@@ -310,7 +312,7 @@ public final class FakeCluster implements AutoCloseable {
    *
    * @param yaml the file
    * @return the stored objects, in the order written
-   * @throws FakeClusterException for a missing file, malformed YAML, a kind without CRD, a missing namespace, ...
+   * @throws dev.ctk.fake.values.FakeClusterException for a missing file, malformed YAML, a kind without CRD, a missing namespace, ...
    */
   public List<HasMetadata> load(Path yaml) {
     requireOpen("load(..)");
@@ -322,7 +324,7 @@ public final class FakeCluster implements AutoCloseable {
    *
    * @param resource resource name, e.g. {@code crds/network.yaml}
    * @return the stored objects, in the order written
-   * @throws FakeClusterException for a missing resource, malformed YAML, ...
+   * @throws dev.ctk.fake.values.FakeClusterException for a missing resource, malformed YAML, ...
    */
   public List<HasMetadata> loadClasspathResource(String resource) {
     requireOpen("loadClasspathResource(..)");
@@ -335,7 +337,7 @@ public final class FakeCluster implements AutoCloseable {
    * that name exists it is replaced.
    *
    * @param crd the CRD
-   * @throws FakeClusterException when the CRD is invalid (e.g. its name is not {@code <plural>.<group>})
+   * @throws dev.ctk.fake.values.FakeClusterException when the CRD is invalid (e.g. its name is not {@code <plural>.<group>})
    */
   public void installCrd(CustomResourceDefinition crd) {
     requireOpen("installCrd(..)");
@@ -390,7 +392,7 @@ public final class FakeCluster implements AutoCloseable {
    * }</pre>
    *
    * @param timeout how long to wait at most
-   * @throws FakeClusterException when work remains after {@code timeout}; the message lists it
+   * @throws dev.ctk.fake.values.FakeClusterException when work remains after {@code timeout}; the message lists it
    * @throws IllegalStateException when the cluster is closed, or runs no garbage collector
    *     ({@link GarbageCollection#OFF})
    * @since 0.1.0
@@ -545,7 +547,7 @@ public final class FakeCluster implements AutoCloseable {
      *
      * @param files the files
      * @return this builder
-     * @throws FakeClusterException when a file does not exist or is not valid YAML
+     * @throws dev.ctk.fake.values.FakeClusterException when a file does not exist or is not valid YAML
      */
     public Builder withYaml(Path... files) {
       for (Path file : files) {
@@ -559,7 +561,7 @@ public final class FakeCluster implements AutoCloseable {
      *
      * @param resources resource names, e.g. {@code seed/networks.yaml}
      * @return this builder
-     * @throws FakeClusterException when a resource does not exist or is not valid YAML
+     * @throws dev.ctk.fake.values.FakeClusterException when a resource does not exist or is not valid YAML
      */
     public Builder withClasspathResources(String... resources) {
       for (String resource : resources) {
@@ -725,7 +727,7 @@ public final class FakeCluster implements AutoCloseable {
 
     /**
      * Adds a mutating admission hook: it sees every API write after defaulting and may change the object
-     * ({@link AdmissionDecision#patch}) or deny the request, as a mutating admission webhook does. Hooks run in the
+     * ({@link dev.ctk.fake.values.AdmissionDecision#patch}) or deny the request, as a mutating admission webhook does. Hooks run in the
      * order they were added, all mutating ones before the server's validation and before any validating hook. See
      * {@link AdmissionHook} for when hooks run and what they must not do.
      *
@@ -837,7 +839,7 @@ public final class FakeCluster implements AutoCloseable {
      *
      * @return the running cluster
      * @throws IllegalStateException when called twice
-     * @throws FakeClusterException when seeding fails, the port is in use, or the host cannot be listened on
+     * @throws dev.ctk.fake.values.FakeClusterException when seeding fails, the port is in use, or the host cannot be listened on
      */
     public FakeCluster build() {
       if (built) {

@@ -1,6 +1,8 @@
 package dev.ctk.fake;
 
 import dev.ctk.fake.internal.fault.InstalledRule;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package dev.ctk.fake;
 
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.RequestPattern;
 import java.util.List;
 import java.util.Objects;
 

@@ -6,6 +6,7 @@ import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchFaultRule;
 import dev.ctk.fake.internal.watch.WatchFaultRules;
+import dev.ctk.fake.values.WatchDelivery;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -34,7 +34,7 @@
  *   <li>{@code core/v1} and {@code events.k8s.io/v1} Events are two views of one stored object, as in kube.
  *   <li>The {@code /scale} subresource (autoscaling/v1 Scale) for Deployment, ReplicaSet, StatefulSet,
  *       ReplicationController and CRDs that declare it.
- *   <li>What a cluster's controller-manager adds to a bare API server ({@link dev.ctk.fake.GarbageCollection}):
+ *   <li>What a cluster's controller-manager adds to a bare API server ({@link dev.ctk.fake.values.GarbageCollection}):
  *       ownerReference garbage collection with {@code propagationPolicy} Background, Foreground
  *       ({@code blockOwnerDeletion}) and Orphan, collection of objects whose owners do not exist (looked up by kind,
  *       namespace, name and uid), and namespace deletion through Terminating (creates in a terminating namespace
@@ -75,7 +75,7 @@
  *       namespace disagrees with the URL is 400. Seeded objects are validated too (an invalid one fails seeding).
  *   <li>{@code dryRun=All} on create, update, patch and delete: defaulting, validation and conflicts run, the
  *       answer is what would be stored, and nothing is stored, no resourceVersion is used and no event is sent.
- *   <li>Admission hooks a test registers ({@link dev.ctk.fake.AdmissionHook}, with
+ *   <li>Admission hooks a test registers ({@link dev.ctk.fake.values.AdmissionHook}, with
  *       {@link dev.ctk.fake.FakeCluster.Builder#withMutatingAdmission} and
  *       {@link dev.ctk.fake.FakeCluster.Builder#withValidatingAdmission}): they see every API write as admission
  *       webhooks do (mutating after defaulting, validating after validation) and may change or deny it; denials
@@ -85,7 +85,7 @@
  *       manager, selectors, the body's resourceVersion, client, answer code, whether it changed the store, and the
  *       fault that answered it; the last 10,000.
  *   <li>API faults at the server ({@link dev.ctk.fake.FakeCluster#faults()}, {@link dev.ctk.fake.ApiFaults}): rules
- *       matched by {@link dev.ctk.fake.RequestPattern} (once, counted, from the n-th call, seeded probability, until
+ *       matched by {@link dev.ctk.fake.values.RequestPattern} (once, counted, from the n-th call, seeded probability, until
  *       removed) that answer 409, 422, 429 with Retry-After, 500, 503 or any error Status, delay the request,
  *       drop the connection, or serve a GET or LIST from an older resourceVersion ({@code ApiFault.staleRead}), for
  *       client calls and informers' lists and watches alike; every firing is recorded.

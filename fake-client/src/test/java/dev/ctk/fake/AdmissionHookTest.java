@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ctk.fake.AdmissionRequest.Operation;
 import dev.ctk.fake.testing.Fixtures;
-import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.RawApi.Reply;
+import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.values.AdmissionDecision;
+import dev.ctk.fake.values.AdmissionHook;
+import dev.ctk.fake.values.AdmissionRequest.Operation;
+import dev.ctk.fake.values.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

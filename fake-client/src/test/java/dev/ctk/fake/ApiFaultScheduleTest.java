@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

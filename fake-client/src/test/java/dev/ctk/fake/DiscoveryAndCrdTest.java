@@ -12,11 +12,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.testing.Fixtures;
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.WatchLines;
-import java.time.Duration;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -191,7 +191,7 @@ class DiscoveryAndCrdTest {
     String rv = cluster.resourceVersion();
     dev.ctk.fake.internal.select.LabelSelector everything = dev.ctk.fake.internal.select.LabelSelector.everything();
 
-    assertThatThrownBy(() -> store.create(stale, "default", body, dev.ctk.fake.internal.store.WriteOptions.API))
+    assertThatThrownBy(() -> store.create(stale, "default", body, dev.ctk.fake.internal.common.WriteOptions.API))
         .isInstanceOf(dev.ctk.fake.internal.status.ApiError.class)
         .hasMessage("the server could not find the requested resource");
     assertThatThrownBy(() -> store.list(stale, "default", everything, null, 0, null))

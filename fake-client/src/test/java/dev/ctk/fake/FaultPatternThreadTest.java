@@ -4,6 +4,8 @@ import static dev.ctk.fake.testing.Fixtures.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.RequestPattern;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.values.AdmissionDecision;
+import dev.ctk.fake.values.AdmissionRequest;
+import dev.ctk.fake.values.FakeClusterException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -7,6 +7,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.fake.internal.http.RequestJournal;
+import dev.ctk.fake.values.AdmissionDecision;
+import dev.ctk.fake.values.AdmissionRequest;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.FakeClusterException;
+import dev.ctk.fake.values.RequestPattern;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.Config;

@@ -11,6 +11,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.fake.WatchFaultCloseTest.Recorder;
 import dev.ctk.fake.testing.RawApi;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;

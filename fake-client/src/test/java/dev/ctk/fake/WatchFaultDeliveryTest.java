@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.fake.WatchFaultCloseTest.InformedCluster;
 import dev.ctk.fake.WatchFaultCloseTest.Recorder;
+import dev.ctk.fake.values.WatchDelivery;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;

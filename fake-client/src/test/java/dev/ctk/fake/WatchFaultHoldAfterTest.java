@@ -9,10 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.ctk.fake.WatchDelivery.Outcome;
 import dev.ctk.fake.WatchFaultCloseTest.InformedCluster;
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.WatchLines;
+import dev.ctk.fake.values.WatchDelivery.Outcome;
+import dev.ctk.fake.values.WatchDelivery;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.time.Duration;
 import java.util.List;

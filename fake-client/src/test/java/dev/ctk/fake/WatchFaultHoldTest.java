@@ -12,6 +12,7 @@ import dev.ctk.fake.WatchFaultCloseTest.InformedCluster;
 import dev.ctk.fake.WatchFaultCloseTest.Recorder;
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.WatchLines;
+import dev.ctk.fake.values.WatchDelivery;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.WatchLines;
+import dev.ctk.fake.values.WatchDelivery;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.time.Duration;
 import java.util.List;

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.fake.testing.RawApi;
 import dev.ctk.fake.testing.WatchLines;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.RequestPattern;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;

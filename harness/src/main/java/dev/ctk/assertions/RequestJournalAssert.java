@@ -1,8 +1,8 @@
 package dev.ctk.assertions;
 
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.RequestJournal;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.RequestPattern;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestJournal;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.RequestPattern;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,8 +2,8 @@ package dev.ctk.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ctk.fake.WatchDelivery.Outcome;
-import dev.ctk.fake.WatchDelivery;
+import dev.ctk.fake.values.WatchDelivery.Outcome;
+import dev.ctk.fake.values.WatchDelivery;
 import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.internal.perturb.PerturbationPlan.WatchEvent;
 import dev.ctk.harness.internal.perturb.PerturbationPlan;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.values.FakeClusterException;
 import dev.ctk.harness.Isolation;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

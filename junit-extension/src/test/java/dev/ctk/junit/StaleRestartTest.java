@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.Result;
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.RequestPattern;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.TestScope;
 import dev.ctk.harness.internal.FakeTestCluster;

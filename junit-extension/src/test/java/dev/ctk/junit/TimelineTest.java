@@ -23,7 +23,7 @@ import dev.ctk.controller.WorkQueueView;
 import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.RequestPattern;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.Isolation;
 import dev.ctk.harness.Mode;

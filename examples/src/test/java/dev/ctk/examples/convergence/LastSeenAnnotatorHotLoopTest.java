@@ -10,7 +10,7 @@ import dev.ctk.controller.Controller;
 import dev.ctk.controller.EventHandlers;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.Result;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.RequestPattern;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;

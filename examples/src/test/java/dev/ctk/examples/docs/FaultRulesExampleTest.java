@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FaultRule;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.RequestPattern;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;

@@ -9,7 +9,7 @@ import dev.ctk.controller.Controller;
 import dev.ctk.examples.nginx.NginxServiceController;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.RequestPattern;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

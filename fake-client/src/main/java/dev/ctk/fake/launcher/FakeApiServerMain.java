@@ -1,8 +1,8 @@
 package dev.ctk.fake.launcher;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.FakeClusterException;
 import dev.ctk.fake.internal.http.ListenException;
+import dev.ctk.fake.values.FakeClusterException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.ctk.assertions.internal;
 
-import dev.ctk.fake.ApiRequestRecord;
+import dev.ctk.fake.values.ApiRequestRecord;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

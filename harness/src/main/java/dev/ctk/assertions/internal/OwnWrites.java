@@ -2,7 +2,7 @@ package dev.ctk.assertions.internal;
 
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ReconcileRecord;
-import dev.ctk.fake.ApiRequestRecord;
+import dev.ctk.fake.values.ApiRequestRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

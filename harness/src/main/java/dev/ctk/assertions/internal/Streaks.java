@@ -1,7 +1,7 @@
 package dev.ctk.assertions.internal;
 
 import dev.ctk.controller.ObjectKey;
-import dev.ctk.fake.ApiRequestRecord;
+import dev.ctk.fake.values.ApiRequestRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

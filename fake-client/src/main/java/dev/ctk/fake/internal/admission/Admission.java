@@ -1,12 +1,12 @@
 package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ctk.fake.AdmissionRequest.Operation;
 import dev.ctk.fake.internal.cel.CustomResourceRules;
+import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
-import dev.ctk.fake.internal.store.WriteOptions;
 import dev.ctk.fake.internal.version.KubeMinor;
+import dev.ctk.fake.values.AdmissionRequest.Operation;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;

@@ -1,11 +1,11 @@
 package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ctk.fake.AdmissionDecision;
-import dev.ctk.fake.AdmissionHook;
-import dev.ctk.fake.AdmissionRequest;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.values.AdmissionDecision;
+import dev.ctk.fake.values.AdmissionHook;
+import dev.ctk.fake.values.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

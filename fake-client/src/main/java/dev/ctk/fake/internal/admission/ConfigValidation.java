@@ -1,8 +1,8 @@
 package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.common.SemanticEquality;
 import dev.ctk.fake.internal.status.GoText;
-import dev.ctk.fake.internal.store.SemanticEquality;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

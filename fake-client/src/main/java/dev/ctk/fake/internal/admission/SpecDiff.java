@@ -29,7 +29,7 @@ final class SpecDiff {
 
   /** Whether two specs are equal as kube's {@code apiequality.Semantic} sees them (see the class comment). */
   static boolean equal(JsonNode a, JsonNode b) {
-    return dev.ctk.fake.internal.store.SemanticEquality.equal(normalize(a), normalize(b));
+    return dev.ctk.fake.internal.common.SemanticEquality.equal(normalize(a), normalize(b));
   }
 
   /** The diff text, starting with {@code "  <goType>{\n"} and ending with {@code "  }"}. */
@@ -43,7 +43,7 @@ final class SpecDiff {
     for (String field : fields) {
       JsonNode o = old.get(field);
       JsonNode n = now.get(field);
-      if (o != null && n != null && dev.ctk.fake.internal.store.SemanticEquality.equal(o, n)) {
+      if (o != null && n != null && dev.ctk.fake.internal.common.SemanticEquality.equal(o, n)) {
         continue;
       }
       if (o != null) {

@@ -2,7 +2,7 @@ package dev.ctk.fake.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ctk.fake.internal.store.SemanticEquality;
+import dev.ctk.fake.internal.common.SemanticEquality;
 import java.util.List;
 
 /**

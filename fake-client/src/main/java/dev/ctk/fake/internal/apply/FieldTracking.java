@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.apply.ManagedFields.EntryKey;
+import dev.ctk.fake.internal.common.SemanticEquality;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
-import dev.ctk.fake.internal.store.SemanticEquality;
 
 /**
  * Keeps {@code metadata.managedFields} on every write and computes server-side applies: the one entry point the

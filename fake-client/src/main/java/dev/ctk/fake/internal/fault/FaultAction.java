@@ -27,7 +27,7 @@ public sealed interface FaultAction
    * @param request the request as received
    * @return {@code true} for every request, except as a fault says
    */
-  default boolean appliesTo(dev.ctk.fake.ApiRequestRecord request) {
+  default boolean appliesTo(dev.ctk.fake.values.ApiRequestRecord request) {
     return true;
   }
 
@@ -134,7 +134,7 @@ public sealed interface FaultAction
     }
 
     @Override
-    public boolean appliesTo(dev.ctk.fake.ApiRequestRecord request) {
+    public boolean appliesTo(dev.ctk.fake.values.ApiRequestRecord request) {
       return request.kind() != null && ("get".equals(request.verb()) || "list".equals(request.verb()));
     }
   }

@@ -1,8 +1,8 @@
 package dev.ctk.fake.internal.fault;
 
-import dev.ctk.fake.ApiRequestRecord;
-import dev.ctk.fake.FaultFiring;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

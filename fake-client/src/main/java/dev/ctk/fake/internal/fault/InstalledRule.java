@@ -1,7 +1,7 @@
 package dev.ctk.fake.internal.fault;
 
-import dev.ctk.fake.FaultFiring;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.ctk.fake.internal.gc;
 
 import dev.ctk.controller.TimeSource;
-import dev.ctk.fake.GarbageCollection;
+import dev.ctk.fake.values.GarbageCollection;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -2,8 +2,6 @@ package dev.ctk.fake.internal.gc;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.controller.internal.DurationText;
-import dev.ctk.fake.FakeClusterException;
-import dev.ctk.fake.GarbageCollection;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.store.ChangeObserver;
 import dev.ctk.fake.internal.store.NamespaceLifecycle;
@@ -11,6 +9,8 @@ import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.StoredObject;
+import dev.ctk.fake.values.FakeClusterException;
+import dev.ctk.fake.values.GarbageCollection;
 import java.time.Duration;
 import java.util.List;
 

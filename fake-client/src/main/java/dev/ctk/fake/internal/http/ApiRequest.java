@@ -1,10 +1,10 @@
 package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.internal.fault.FaultTarget;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.values.ApiRequestRecord;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.http.HttpServerRequest;

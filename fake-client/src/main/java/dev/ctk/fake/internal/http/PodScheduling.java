@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.admission.Selection;
 import dev.ctk.fake.internal.apply.FieldOwner;
+import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.DeletePreconditions;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.StoredObject;
-import dev.ctk.fake.internal.store.WriteOptions;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.ctk.fake.internal.http;
 
-import dev.ctk.fake.ApiRequestRecord;
+import dev.ctk.fake.values.ApiRequestRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.ctk.fake.internal.http;
 
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.internal.fault.FaultAction;
 import dev.ctk.fake.internal.fault.FaultEngine;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchSink;
+import dev.ctk.fake.values.ApiRequestRecord;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

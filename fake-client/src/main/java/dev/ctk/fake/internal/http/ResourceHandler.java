@@ -2,13 +2,13 @@ package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.DeletePreconditions;
 import dev.ctk.fake.internal.store.ListResult;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
-import dev.ctk.fake.internal.store.WriteOptions;
 import java.util.List;
 import java.util.function.Supplier;
 

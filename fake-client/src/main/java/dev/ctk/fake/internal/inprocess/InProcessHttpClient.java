@@ -21,7 +21,7 @@ import java.util.function.BiFunction;
 /**
  * A fabric8 HTTP client whose requests go to the fake's {@code RequestPipeline} without a socket: on the caller's
  * thread, except when fabric8 sends them from its JVM-wide scheduler thread (a retry after a backoff, a watch
- * reconnect), then on the cluster's {@link WatchDelivery} threads, so that a request waiting for the store lock never
+ * reconnect), then on the cluster's {@link dev.ctk.fake.values.WatchDelivery} threads, so that a request waiting for the store lock never
  * holds up that one thread every fabric8 client's timeouts and retries run on. fabric8's {@link StandardHttpClient}
  * around it keeps doing retries, interceptors and body handling. Closing it closes every watch it opened; a closed
  * client fails as fabric8's Vert.x client does.

@@ -10,7 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit
- * order: it only appends and, if no drain is under way, schedules one on the {@link WatchDelivery}. One drain per
+ * order: it only appends and, if no drain is under way, schedules one on the {@link dev.ctk.fake.values.WatchDelivery}. One drain per
  * watch at a time, so events leave in queue order, and never on the writer's thread or under the store lock.
  *
  * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events

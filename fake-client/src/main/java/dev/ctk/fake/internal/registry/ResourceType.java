@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.schema.CustomResourceSchema;
 import dev.ctk.fake.internal.select.FieldSelector;
+import dev.ctk.fake.internal.status.ResourceName;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,7 +16,7 @@ import java.util.Set;
  *
  * <p>Immutable. {@code group} is {@code ""} for the core group.
  */
-public final class ResourceType {
+public final class ResourceType implements ResourceName {
 
   /** The eight verbs most resources serve (kube's Namespace has no {@code deletecollection}). */
   public static final List<String> STANDARD_VERBS =
@@ -77,6 +78,7 @@ public final class ResourceType {
     return new Builder(group, version, plural, kind);
   }
 
+  @Override
   public String group() {
     return group;
   }
@@ -85,6 +87,7 @@ public final class ResourceType {
     return version;
   }
 
+  @Override
   public String plural() {
     return plural;
   }
@@ -172,11 +175,6 @@ public final class ResourceType {
   /** {@code group/version}, with {@code ""} group printed as in discovery ({@code v1}). */
   public String groupVersion() {
     return apiVersion();
-  }
-
-  /** The resource as kube prints it in messages: {@code configmaps} or {@code deployments.apps}. */
-  public String qualifiedResource() {
-    return group.isEmpty() ? plural : plural + "." + group;
   }
 
   /** The structural schema of this custom resource version, empty for built-in kinds. */

@@ -1,12 +1,12 @@
 package dev.ctk.fake.internal.seed;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ctk.fake.FakeClusterException;
 import dev.ctk.fake.internal.registry.CrdRegistration;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.values.FakeClusterException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.ctk.fake.internal.seed;
 
-import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.values.FakeClusterException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.ctk.fake.FakeClusterException;
+import dev.ctk.fake.values.FakeClusterException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

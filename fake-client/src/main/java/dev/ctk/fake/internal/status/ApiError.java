@@ -3,7 +3,6 @@ package dev.ctk.fake.internal.status;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.version.KubeMinor;
 
 /**
@@ -134,7 +133,7 @@ public final class ApiError extends RuntimeException {
   }
 
   /** 404: {@code configmaps "web" not found}. */
-  public static ApiError notFound(ResourceType type, String name) {
+  public static ApiError notFound(ResourceName type, String name) {
     return notFound(type.group(), type.plural(), name);
   }
 
@@ -159,13 +158,13 @@ public final class ApiError extends RuntimeException {
   }
 
   /** 409 AlreadyExists: {@code configmaps "web" already exists}. */
-  public static ApiError alreadyExists(ResourceType type, String name) {
+  public static ApiError alreadyExists(ResourceName type, String name) {
     return new ApiError(409, "AlreadyExists", type.qualifiedResource() + " \"" + name + "\" already exists",
         details(name, type.group(), type.plural()));
   }
 
   /** 409 Conflict: {@code Operation cannot be fulfilled on configmaps "web": <why>}. */
-  public static ApiError conflict(ResourceType type, String name, String why) {
+  public static ApiError conflict(ResourceName type, String name, String why) {
     return new ApiError(409, "Conflict",
         "Operation cannot be fulfilled on " + type.qualifiedResource() + " \"" + name + "\": " + why,
         details(name, type.group(), type.plural()));

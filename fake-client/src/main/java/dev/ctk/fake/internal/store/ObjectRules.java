@@ -3,6 +3,7 @@ package dev.ctk.fake.internal.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.SemanticEquality;
 import dev.ctk.fake.internal.registry.GenerationPolicy;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;

@@ -7,6 +7,8 @@ import dev.ctk.fake.internal.admission.Admission;
 import dev.ctk.fake.internal.apply.ApplyRequest;
 import dev.ctk.fake.internal.apply.FieldOwner;
 import dev.ctk.fake.internal.apply.FieldTracking;
+import dev.ctk.fake.internal.common.SemanticEquality;
+import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.select.FieldSelector;

@@ -1,7 +1,7 @@
 package dev.ctk.fake.internal.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ctk.fake.WatchDelivery;
+import dev.ctk.fake.values.WatchDelivery;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,7 +1,7 @@
 package dev.ctk.fake.internal.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ctk.fake.WatchDelivery.Outcome;
+import dev.ctk.fake.values.WatchDelivery.Outcome;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.controller.TimeSource;
-import dev.ctk.fake.GarbageCollection;
+import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.store.DeletePreconditions;
@@ -14,7 +14,7 @@ import dev.ctk.fake.internal.store.NameGenerator;
 import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
 import dev.ctk.fake.internal.store.PropagationPolicy;
-import dev.ctk.fake.internal.store.WriteOptions;
+import dev.ctk.fake.values.GarbageCollection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import java.time.Clock;

@@ -3,6 +3,7 @@ package dev.ctk.fake.internal.store;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.WriteOptions;
 
 /**
  * Test bodies for the store's owner index: an object with a name and optional ownerReferences.

@@ -1,6 +1,6 @@
 package dev.ctk.harness.internal.perturb;
 
-import dev.ctk.fake.WatchDelivery;
+import dev.ctk.fake.values.WatchDelivery;
 import dev.ctk.harness.Perturbation;
 import java.util.ArrayList;
 import java.util.Collections;

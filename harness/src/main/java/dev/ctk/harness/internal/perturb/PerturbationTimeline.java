@@ -2,9 +2,9 @@ package dev.ctk.harness.internal.perturb;
 
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.WorkQueueStats;
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.WatchDelivery;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.WatchDelivery;
 import dev.ctk.harness.internal.ControllerWrite;
 import dev.ctk.harness.internal.perturb.PerturbationRuns.TimelineLine;
 import dev.ctk.harness.internal.timeline.TimelineReport;

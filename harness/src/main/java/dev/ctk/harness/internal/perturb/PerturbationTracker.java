@@ -2,11 +2,11 @@ package dev.ctk.harness.internal.perturb;
 
 import dev.ctk.controller.Controller;
 import dev.ctk.fake.ApiFault;
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FaultRule;
-import dev.ctk.fake.RequestPattern;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.RequestPattern;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.RestartableController;

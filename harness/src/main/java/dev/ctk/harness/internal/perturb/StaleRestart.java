@@ -2,13 +2,13 @@ package dev.ctk.harness.internal.perturb;
 
 import dev.ctk.controller.Controller;
 import dev.ctk.fake.ApiFault;
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.FaultFiring;
 import dev.ctk.fake.FaultRule;
 import dev.ctk.fake.HeldDelivery;
-import dev.ctk.fake.RequestPattern;
 import dev.ctk.fake.WatchPattern;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.RequestPattern;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;

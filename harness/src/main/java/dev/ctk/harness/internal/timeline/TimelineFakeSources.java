@@ -1,9 +1,9 @@
 package dev.ctk.harness.internal.timeline;
 
-import dev.ctk.fake.ApiRequestRecord;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.fake.FaultFiring;
-import dev.ctk.fake.WatchDelivery;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.FaultFiring;
+import dev.ctk.fake.values.WatchDelivery;
 import java.time.Instant;
 import java.util.List;
 

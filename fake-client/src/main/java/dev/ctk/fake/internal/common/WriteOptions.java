@@ -1,4 +1,4 @@
-package dev.ctk.fake.internal.store;
+package dev.ctk.fake.internal.common;
 
 /**
  * How a write treats the fields a client normally cannot set.

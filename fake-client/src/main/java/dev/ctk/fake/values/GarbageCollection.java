@@ -1,9 +1,9 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 /**
- * Whether, and how, a {@link FakeCluster} does what kube-controller-manager does about deletions and owner
+ * Whether, and how, a {@link dev.ctk.fake.FakeCluster} does what kube-controller-manager does about deletions and owner
  * references: the ownerReference garbage collector and the namespace controller. Chosen with
- * {@link FakeCluster.Builder#withGarbageCollection(GarbageCollection)}.
+ * {@link dev.ctk.fake.FakeCluster.Builder#withGarbageCollection(GarbageCollection)}.
  *
  * <pre>{@code
  * try (FakeCluster cluster = FakeCluster.builder().build()) {          // ASYNCHRONOUS, as a real cluster
@@ -21,8 +21,8 @@ public enum GarbageCollection {
    * that gave it work was answered. A deleted owner's dependents go shortly after it; an object created with an
    * ownerReference to an owner that does not exist (no object of that kind, namespace and name with that uid) is
    * deleted; a deleted Namespace answers and stays {@code Terminating}, and the namespace controller empties and
-   * removes it after kube's grace period ({@link FakeCluster.Builder#withNamespaceDeletionGracePeriod}, 5 seconds on
-   * the cluster's time source). Tests wait with {@link FakeCluster#awaitGarbageCollection}.
+   * removes it after kube's grace period ({@link dev.ctk.fake.FakeCluster.Builder#withNamespaceDeletionGracePeriod}, 5 seconds on
+   * the cluster's time source). Tests wait with {@link dev.ctk.fake.FakeCluster#awaitGarbageCollection}.
    */
   ASYNCHRONOUS,
 
@@ -30,7 +30,7 @@ public enum GarbageCollection {
    * The fake's earlier behaviour, for tests written against it: all of the above happens on the thread of the
    * request, before it is answered, and the namespace controller does not wait (a deleted Namespace that nothing
    * holds is gone when its DELETE returns, though the answer says Terminating). No real cluster behaves so; prefer
-   * {@link #ASYNCHRONOUS} with {@link FakeCluster#awaitGarbageCollection}.
+   * {@link #ASYNCHRONOUS} with {@link dev.ctk.fake.FakeCluster#awaitGarbageCollection}.
    */
   SYNCHRONOUS,
 

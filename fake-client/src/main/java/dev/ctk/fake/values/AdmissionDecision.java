@@ -1,4 +1,4 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;

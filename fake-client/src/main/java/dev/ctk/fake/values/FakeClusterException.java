@@ -1,9 +1,9 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 import dev.ctk.controller.CtkException;
 
 /**
- * A {@link FakeCluster} could not do what was asked: a seed file that does not exist or is not valid YAML, an
+ * A {@link dev.ctk.fake.FakeCluster} could not do what was asked: a seed file that does not exist or is not valid YAML, an
  * object whose kind has no CustomResourceDefinition, a port already in use, a write the fake API server
  * rejected.
  *

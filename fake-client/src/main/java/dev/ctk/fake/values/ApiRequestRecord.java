@@ -1,12 +1,12 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * One entry of a fake cluster's {@link RequestJournal}: an API request the server answered (or an event a test
- * injected through {@link EventInjector}), with what the server made of it.
+ * One entry of a fake cluster's {@link dev.ctk.fake.RequestJournal}: an API request the server answered (or an event a test
+ * injected through {@link dev.ctk.fake.EventInjector}), with what the server made of it.
  *
  * <pre>{@code
  * ApiRequestRecord r = cluster.requests().entries().get(0);
@@ -23,7 +23,7 @@ import java.util.Set;
  */
 public final class ApiRequestRecord {
 
-  /** The {@link #client()} of events injected through {@link EventInjector}. */
+  /** The {@link #client()} of events injected through {@link dev.ctk.fake.EventInjector}. */
   public static final String INJECTOR = "EventInjector";
 
   private static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete", "deletecollection");
@@ -89,7 +89,7 @@ public final class ApiRequestRecord {
   /**
    * The Kubernetes verb: {@code get}, {@code list}, {@code watch}, {@code create}, {@code update}, {@code patch},
    * {@code delete}, {@code deletecollection}; for discovery and other non-resource paths {@code get}; for injected
-   * events the {@link EventInjector} method ({@code add}, {@code update}, {@code delete}, {@code emitAdded}, {@code
+   * events the {@link dev.ctk.fake.EventInjector} method ({@code add}, {@code update}, {@code delete}, {@code emitAdded}, {@code
    * emitModified}, {@code emitDeleted}).
    *
    * @return the value
@@ -281,7 +281,7 @@ public final class ApiRequestRecord {
   /**
    * Whether this is an event a test injected (not an API request).
    *
-   * @return {@code true} for {@link EventInjector} calls
+   * @return {@code true} for {@link dev.ctk.fake.EventInjector} calls
    */
   public boolean injected() {
     return INJECTOR.equals(client);

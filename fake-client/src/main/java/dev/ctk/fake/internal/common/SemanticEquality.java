@@ -1,4 +1,4 @@
-package dev.ctk.fake.internal.store;
+package dev.ctk.fake.internal.common;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Which API requests something applies to: a fault rule ({@link ApiFaults}) or an assertion on the
- * {@link RequestJournal}. Immutable; each {@code withX}-style method returns a narrower pattern. Every part left
+ * Which API requests something applies to: a fault rule ({@link dev.ctk.fake.ApiFaults}) or an assertion on the
+ * {@link dev.ctk.fake.RequestJournal}. Immutable; each {@code withX}-style method returns a narrower pattern. Every part left
  * out matches anything.
  *
  * <pre>{@code
@@ -226,9 +226,9 @@ public final class RequestPattern implements Predicate<ApiRequestRecord> {
   /**
    * Narrows with any condition on the record.
    *
-   * <p>In a fault rule ({@link ApiFaults}) the condition runs exactly once per request whose other parts match,
+   * <p>In a fault rule ({@link dev.ctk.fake.ApiFaults}) the condition runs exactly once per request whose other parts match,
    * when the request arrives, before the request is served. With the in-process transport
-   * ({@link ClientTransport#IN_PROCESS}) it runs on the thread that sent the request (for a fabric8 client call, the
+   * ({@link dev.ctk.fake.ClientTransport#IN_PROCESS}) it runs on the thread that sent the request (for a fabric8 client call, the
    * calling thread), so it may read that thread's {@code ThreadLocal}s, e.g. to tell a controller's reconcile
    * threads from the test's; requests fabric8 sends from its own scheduler thread (its retries after an error or a
    * dropped connection) run it on the cluster's delivery thread instead. Over HTTP it runs on the fake server's

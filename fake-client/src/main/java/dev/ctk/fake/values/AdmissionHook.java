@@ -1,9 +1,9 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 /**
  * A function the fake API server calls on writes, as a real kube-apiserver calls an admission webhook: register it
- * with {@link FakeCluster.Builder#withMutatingAdmission} (it may change the object) or
- * {@link FakeCluster.Builder#withValidatingAdmission} (it may only accept or deny), so a test can emulate a webhook or
+ * with {@link dev.ctk.fake.FakeCluster.Builder#withMutatingAdmission} (it may change the object) or
+ * {@link dev.ctk.fake.FakeCluster.Builder#withValidatingAdmission} (it may only accept or deny), so a test can emulate a webhook or
  * policy the controller under test depends on.
  *
  * <pre>{@code
@@ -23,8 +23,8 @@ package dev.ctk.fake;
  * validation, then validating hooks in registration order; the first denial ends the request. Every API write
  * (create, update, patch, the {@code status} and {@code scale} subresources, delete, each object of a
  * deletecollection, deletions by the garbage collector) goes through the hooks, {@code dryRun=All} requests too
- * (see {@link AdmissionRequest#dryRun()}); objects seeded by the test ({@link FakeCluster.Builder#withObjects},
- * {@link FakeCluster#create}, {@link EventInjector}) do not.
+ * (see {@link AdmissionRequest#dryRun()}); objects seeded by the test ({@link dev.ctk.fake.FakeCluster.Builder#withObjects},
+ * {@link dev.ctk.fake.FakeCluster#create}, {@link dev.ctk.fake.EventInjector}) do not.
  *
  * <p>A hook runs while the fake holds its write lock: it must not call the cluster's API (through a client of the
  * same cluster), or that call waits for the lock until it times out. A hook that throws fails the request with

@@ -1,9 +1,9 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 import java.time.Instant;
 
 /**
- * One entry of {@link WatchFaults#deliveries()}: an event the fake API server delivered on a watch, or what a watch
+ * One entry of {@link dev.ctk.fake.WatchFaults#deliveries()}: an event the fake API server delivered on a watch, or what a watch
  * fault did to an event or a watch.
  *
  * <pre>{@code
@@ -52,9 +52,9 @@ public record WatchDelivery(Instant time, long watchId, String watch, String eve
     RELEASED,
     /** A reorder rule moved the event within its window ({@code detail} says where); it is sent next. */
     REORDERED,
-    /** The watch ended: {@link WatchFaults#close}, or the client, a timeout, a removed kind, the server closing. */
+    /** The watch ended: {@link dev.ctk.fake.WatchFaults#close}, or the client, a timeout, a removed kind, the server closing. */
     CLOSED,
-    /** {@link WatchFaults#expire} sent the watch a 410 ERROR event and ended it. */
+    /** {@link dev.ctk.fake.WatchFaults#expire} sent the watch a 410 ERROR event and ended it. */
     EXPIRED
   }
 

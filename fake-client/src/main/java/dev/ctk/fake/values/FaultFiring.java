@@ -1,9 +1,9 @@
-package dev.ctk.fake;
+package dev.ctk.fake.values;
 
 import java.time.Instant;
 
 /**
- * One firing of a fault rule ({@link ApiFaults}): which request it hit and what the server did instead of its
+ * One firing of a fault rule ({@link dev.ctk.fake.ApiFaults}): which request it hit and what the server did instead of its
  * normal answer.
  *
  * <pre>{@code
@@ -12,9 +12,9 @@ import java.time.Instant;
  *                //  [when update ConfigMap default/web: once -> 409 Conflict]"
  * }</pre>
  *
- * @param sequence the request's {@link ApiRequestRecord#sequence()} in the {@link RequestJournal}
+ * @param sequence the request's {@link ApiRequestRecord#sequence()} in the {@link dev.ctk.fake.RequestJournal}
  * @param time when the server received the request
- * @param rule the rule, as {@link FaultRule#toString()} prints it
+ * @param rule the rule, as {@link dev.ctk.fake.FaultRule#toString()} prints it
  * @param request the request, as {@link ApiRequestRecord#describeRequest()} prints it
  * @param fault what the server did, e.g. {@code 409 Conflict}, {@code delay 2s}, {@code drop connection}
  * @since 0.1.0
