@@ -201,7 +201,7 @@ final class ControllerTestConfig {
     return new Resolved<>(setting.defaultValue(), "default");
   }
 
-  private static <T> Map<String, T> values(String firstName, T first, String secondName, T second) {
+  static <T> Map<String, T> values(String firstName, T first, String secondName, T second) {
     Map<String, T> values = new LinkedHashMap<>();
     values.put(firstName, first);
     values.put(secondName, second);

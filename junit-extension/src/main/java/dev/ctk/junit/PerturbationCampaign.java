@@ -73,6 +73,13 @@ final class PerturbationCampaign implements AutoCloseable {
   /** The segment type of one invocation of a class template ({@code @AcrossModes}). */
   private static final String CLASS_TEMPLATE_INVOCATION = "class-template-invocation";
 
+  /** What a campaign that finds nothing to perturb does: {@code fail} (the default) or {@code warn}. */
+  static final String NOTHING_TO_PERTURB_PROPERTY_NAME = Perturbed.NOTHING_TO_PERTURB_PROPERTY_NAME;
+
+  private static final ControllerTestConfig.Setting<Boolean> NOTHING_TO_PERTURB = ControllerTestConfig.Setting.choice(
+      NOTHING_TO_PERTURB_PROPERTY_NAME, Boolean.TRUE, ControllerTestConfig.values("fail", Boolean.TRUE, "warn",
+      Boolean.FALSE));
+
   /** JUnit's switch for parallel execution; always off in a perturbed run (it runs one test, on this thread). */
   static final String PARALLEL_PROPERTY_NAME = "junit.jupiter.execution.parallel.enabled";
 
@@ -157,16 +164,15 @@ final class PerturbationCampaign implements AutoCloseable {
     boolean converged = true;
     String activity = null;
     String captureFailure = null;
-    if (context.getExecutionException().isEmpty()) {
-      try {
-        converged = tracker.settle(SETTLE);
-        if (!converged) {
-          activity = PerturbationTimeline.activity(scope.harness().views());
-        }
-        endState = EndState.capture(cluster);
-      } catch (RuntimeException e) {
-        captureFailure = TimelineReport.describe(e);
+    // also after a failed test: its end state often says why its assertion failed
+    try {
+      converged = tracker.settle(SETTLE);
+      if (!converged) {
+        activity = PerturbationTimeline.activity(scope.harness().views());
       }
+      endState = EndState.capture(cluster);
+    } catch (RuntimeException e) {
+      captureFailure = TimelineReport.describe(e);
     }
     List<PerturbationRuns.TimelineLine> timeline;
     List<String> injections;
@@ -176,7 +182,8 @@ final class PerturbationCampaign implements AutoCloseable {
       injections = tracker.injections();
       fired = tracker.fired();
       notFiredReason = fired ? null : tracker.notFiredReason();
-      timeline = PerturbationTimeline.read(cluster, injections, tracker.controllerWrites(), journalMark);
+      timeline = PerturbationTimeline.read(cluster, injections, tracker.controllerWrites(),
+          tracker.refusedRequests(), journalMark);
     } catch (RuntimeException e) {
       injections = List.of();
       fired = true;
@@ -206,9 +213,11 @@ final class PerturbationCampaign implements AutoCloseable {
       throw new AssertionError(text);
     }
     EndState reference = EndState.capture(cluster);
+    Set<String> watchedKinds = tracker.watchedKinds();
+    Map<String, List<PerturbationPlan.WatchEvent>> events =
+        PerturbationPlan.events(cluster.watchFaults().deliveries(), watchedKinds);
     PerturbationPlan plan = plan(settings, tracker.controllerWrites().size(), tracker.hasFactory(),
-        tracker.restartableKinds(),
-        PerturbationPlan.events(cluster.watchFaults().deliveries(), tracker.watchedKinds()));
+        tracker.restartableKinds(), events);
     // the reference run's controllers are done: stop them now rather than let them run beside every perturbed run
     scope.harness().close();
     String id = PerturbationRuns.open();
@@ -242,10 +251,46 @@ final class PerturbationCampaign implements AutoCloseable {
     } catch (Exception e) {
       published = text + "\n(writing " + file + " threw " + TimelineReport.describe(e) + ")";
     }
+    if (plan.chosen().isEmpty()) {
+      String why = nothingToPerturb(scope, watchedKinds, events);
+      text += "\n" + why;
+      published += "\n" + why;
+    }
     context.publishReportEntry("ctk.perturbations", published);
+    System.out.println("[ctk] " + text.lines().findFirst().orElse(text));
     if (results.stream().anyMatch(r -> r.status() == Status.FAIL)) {
       throw new AssertionError(text);
     }
+    if (plan.chosen().isEmpty()) {
+      if (ControllerTestConfig.of(context).resolve(NOTHING_TO_PERTURB, null, null).value()) {
+        throw new AssertionError(text);
+      }
+      System.out.println("[ctk] WARNING: " + test + " was not perturbed (" + NOTHING_TO_PERTURB_PROPERTY_NAME
+          + "=warn)");
+    }
+  }
+
+  /**
+   * Why a campaign found nothing to perturb, from what the reference run had, and what to change: the lines a
+   * report adds under its "nothing to perturb" line.
+   */
+  private String nothingToPerturb(TestScope scope, Set<String> watchedKinds,
+      Map<String, List<PerturbationPlan.WatchEvent>> events) {
+    List<String> observed = tracker.observedViews().stream().map(v -> v.name()).toList();
+    StringBuilder out = new StringBuilder("  the reference run had: ")
+        .append(tracker.controllerWrites().size()).append(" controller writes, ")
+        .append(scope.harness().controllers().size()).append(" controllers started (")
+        .append(scope.harness().restartables().size()).append(" from a factory), observed views ").append(observed)
+        .append(", watched kinds ").append(watchedKinds).append(", watch events of those kinds ");
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    events.forEach((kind, list) -> counts.put(kind, list.size()));
+    out.append(counts).append('\n');
+    out.append("  Fix: start the controller from a factory (harness.start(() -> MyController.create(client))) so "
+        + "that crash-restarts can be planned at its writes; make sure its informers watch the kinds the test "
+        + "changes (stale views and bursts are planned on their watch events); or, when the test has nothing a "
+        + "perturbation could change, remove @Perturbed, or set " + NOTHING_TO_PERTURB_PROPERTY_NAME + "=warn to be "
+        + "warned instead of failed.");
+    return out.toString();
   }
 
   /** The plan: the replayed point, or the points of the trace within the bound. */

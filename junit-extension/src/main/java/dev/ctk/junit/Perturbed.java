@@ -53,6 +53,13 @@ public @interface Perturbed {
   /** The seed that picks the runs when the plan has more points than the maximum; default from the test's id. */
   String SEED_PROPERTY_NAME = SettingNames.PERTURB_SEED;
 
+  /**
+   * What a campaign that finds nothing to perturb does (no controller writes to crash at, no watch events of the
+   * watched kinds): {@code fail} (the default: the test fails, saying why and what to change) or {@code warn} (the
+   * test passes and the console and the report say it was not perturbed). Never quiet.
+   */
+  String NOTHING_TO_PERTURB_PROPERTY_NAME = SettingNames.PERTURB_NOTHING_TO_PERTURB;
+
   /** {@code off}: run {@code @Perturbed} tests once, as plain tests (a quick local run); default {@code on}. */
   String ENABLED_PROPERTY_NAME = SettingNames.PERTURB;
 

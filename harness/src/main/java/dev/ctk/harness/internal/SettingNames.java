@@ -20,6 +20,9 @@ public final class SettingNames {
   /** The seed that picks the runs of a campaign when there are more points than runs. */
   public static final String PERTURB_SEED = "ctk.perturb.seed";
 
+  /** What a campaign that finds nothing to perturb does: {@code fail} or {@code warn}. */
+  public static final String PERTURB_NOTHING_TO_PERTURB = "ctk.perturb.nothing-to-perturb";
+
   /** The folder of the HTML timelines and perturbation reports. */
   public static final String REPORT_DIR = "ctk.report-dir";
 

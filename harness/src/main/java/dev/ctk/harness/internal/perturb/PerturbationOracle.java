@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
  * Decides whether a perturbed run failed: its test failed (its own assertions, or an exception), it did not run, its
  * controllers did not converge (a hot loop, or stuck), it leaked (an owned object whose owner is gone, finalizers
  * never removed; leaks the reference run has too are not the perturbation's), or its end state differs from the
- * reference run's.
+ * reference run's. When the test itself failed, its failure comes first and the leaks and end-state differences of the
+ * run follow (they often say why the assertion failed); convergence is not judged then (a failed test may leave its
+ * controllers busy).
  */
 public final class PerturbationOracle {
 
@@ -88,16 +90,18 @@ public final class PerturbationOracle {
     if (outcome.failure() != null) {
       findings.add(new Finding(describeFailure(outcome.failure()),
           ThrowableText.full(outcome.failure()).lines().toList(), Set.of(), false));
-      return findings;
-    }
-    if (run == null) {
+      if (run == null || run.endState() == null) {
+        return findings;
+      }
+      // the end state too: what the perturbation left behind often says why the test's own assertion failed
+    } else if (run == null) {
       findings.add(Finding.of("the perturbed run recorded nothing: the perturbation was never attached to it"));
       return findings;
     }
-    if (run.captureFailure() != null) {
+    if (run.captureFailure() != null && outcome.failure() == null) {
       findings.add(Finding.of("the end state could not be read: " + run.captureFailure()));
     }
-    if (!run.converged()) {
+    if (!run.converged() && outcome.failure() == null) {
       findings.add(Finding.of("not converged: the controllers were not idle within "
           + SettingNames.SETTLE.toSeconds() + " s after the test (a hot loop, or stuck): "
           + run.activity()));

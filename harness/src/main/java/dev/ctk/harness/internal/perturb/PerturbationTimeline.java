@@ -45,6 +45,22 @@ public final class PerturbationTimeline {
    */
   public static List<TimelineLine> read(FakeCluster cluster, List<String> injections, List<ControllerWrite> writes,
       long journalMark) {
+    return read(cluster, injections, writes, Map.of(), journalMark);
+  }
+
+  /**
+   * The lines of a run, with the requests a crash refused labelled with the instance that sent them.
+   *
+   * @param cluster the run's cluster, still open
+   * @param injections the tracker's injections, {@code HH:mm:ss.SSS <what>}
+   * @param writes the tracker's controller writes
+   * @param refused who sent each request the crash point refused, by journal sequence ({@code controller "x"
+   *     instance 1})
+   * @param journalMark the journal's last sequence when the run began
+   * @return the lines, unsorted
+   */
+  public static List<TimelineLine> read(FakeCluster cluster, List<String> injections, List<ControllerWrite> writes,
+      Map<Long, String> refused, long journalMark) {
     List<TimelineLine> lines = new ArrayList<>();
     for (String injection : injections) {
       int space = injection.indexOf(' ');
@@ -55,8 +71,8 @@ public final class PerturbationTimeline {
     writes.forEach(w -> bySequence.put(w.journalSequence(), w));
     for (ApiRequestRecord record : cluster.requests().since(journalMark)) {
       if (record.isWrite()) {
-        lines.add(new TimelineLine(time(record.time()), describe(record, bySequence.get(record.sequence())),
-            object(record.kind(), record.namespace(), record.name())));
+        lines.add(new TimelineLine(time(record.time()), describe(record, bySequence.get(record.sequence()),
+            refused.get(record.sequence())), object(record.kind(), record.namespace(), record.name())));
       }
     }
     for (WatchDelivery delivery : cluster.watchFaults().deliveries()) {
@@ -87,15 +103,53 @@ public final class PerturbationTimeline {
 
   /** {@code write #2 create ConfigMap default/web -> 201   (instance 2)}, or {@code request #7 ...} for others. */
   public static String describe(ApiRequestRecord record, ControllerWrite write) {
+    return describe(record, write, null);
+  }
+
+  /**
+   * One write as a timeline shows it: the controller's number (or the request's), the verb, the object with its
+   * subresource, what the request carried that decides its outcome (patch type, label and field selectors, the
+   * resourceVersion precondition of an update or patch, or that it had none), the answer, and who sent it: the
+   * instance after a restart, or the crashed instance whose request the crash refused.
+   *
+   * @param record the request
+   * @param write the controller write it is, or {@code null}
+   * @param refusedFrom who sent it when the crash point refused it, or {@code null}
+   * @return e.g. {@code write #2 update ConfigMap default/web (no resourceVersion) -> 200   (instance 2)}
+   */
+  public static String describe(ApiRequestRecord record, ControllerWrite write, String refusedFrom) {
     String what = record.verb() + " " + (record.name() == null && record.namespace() != null
-        ? record.kind() + " in " + record.namespace() : object(record.kind(), record.namespace(), record.name()));
+        ? record.kind() + " in " + record.namespace() : object(record.kind(), record.namespace(), record.name()))
+        + (record.subresource() == null ? "" : "/" + record.subresource()) + carried(record);
     String answer = record.injected() ? " [injected]"
         : " -> " + (record.code() == 0 ? "connection dropped" : Integer.toString(record.code()));
     if (write == null) {
-      return "request #" + record.sequence() + " " + what + answer + (record.injected() ? "" : " (not a controller's)");
+      String who = record.injected() ? "" : refusedFrom != null ? " (refused: sent by " + refusedFrom + ", crashed)"
+          : " (not a controller's)";
+      return "request #" + record.sequence() + " " + what + answer + who;
     }
     return "write #" + write.number() + " " + what + answer
         + (write.instance() > 1 ? "   (instance " + write.instance() + ")" : "");
+  }
+
+  /** {@code " (merge, resourceVersion=7)"}, {@code " (labelSelector=app=web)"}, or {@code ""}. */
+  private static String carried(ApiRequestRecord record) {
+    List<String> parts = new ArrayList<>();
+    if (record.patchType() != null) {
+      parts.add(record.patchType());
+    }
+    if (record.labelSelector() != null) {
+      parts.add("labelSelector=" + record.labelSelector());
+    }
+    if (record.fieldSelector() != null) {
+      parts.add("fieldSelector=" + record.fieldSelector());
+    }
+    if (("update".equals(record.verb()) || "patch".equals(record.verb())) && !"apply".equals(record.patchType())
+        && !record.injected()) {
+      parts.add(record.bodyResourceVersion() == null ? "no resourceVersion"
+          : "resourceVersion=" + record.bodyResourceVersion());
+    }
+    return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
   }
 
   /**

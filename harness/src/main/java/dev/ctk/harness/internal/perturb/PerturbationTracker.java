@@ -1,6 +1,7 @@
 package dev.ctk.harness.internal.perturb;
 
 import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerView;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
@@ -21,10 +22,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -65,6 +68,8 @@ public final class PerturbationTracker implements AutoCloseable {
   private final PerturbationPoint point;
   private final ReconcileThreads threads = new ReconcileThreads();
   private final List<ControllerWrite> writes = new ArrayList<>();
+  /** Who sent each request a crash refused, by journal sequence. */
+  private final Map<Long, String> refused = new ConcurrentHashMap<>();
   private final List<String> injections = new CopyOnWriteArrayList<>();
   private final List<Controller> instrumented = new CopyOnWriteArrayList<>();
   private final List<Controller> restartableInstances = new CopyOnWriteArrayList<>();
@@ -73,6 +78,8 @@ public final class PerturbationTracker implements AutoCloseable {
   private final WatchPoint watch;
   private volatile FaultRule rule;
   private volatile boolean closed;
+  /** The journal's last sequence when the tracker attached: watches opened after it are the run's. */
+  private final long journalMark;
   /** The store's resourceVersion when the first controller started: what a stale restart's lists show. */
   private volatile String firstStart;
 
@@ -80,13 +87,14 @@ public final class PerturbationTracker implements AutoCloseable {
     this.cluster = cluster;
     this.harness = harness;
     this.point = point;
+    this.journalMark = cluster.requests().lastSequence();
     boolean crashes = point != null
         && (point.kind() == Perturbation.CRASH_RESTART || point.kind() == Perturbation.STALE_RESTART);
     this.stale = point != null && point.kind() == Perturbation.STALE_RESTART
         ? new StaleRestart(cluster, point.watchedKind(), injections::add, this::controllersQuiet) : null;
     this.crash = crashes ? new CrashPoint(point, injections::add, () -> firstStart, stale) : null;
     this.watch = point != null && !crashes
-        ? new WatchPoint(cluster, point, injections::add, this::controllersQuiet) : null;
+        ? new WatchPoint(cluster, point, injections::add, this::controllersQuiet, this::observedViews) : null;
   }
 
   /** Hooks into the harness and the cluster; the watch point (its hold and its thread) last, once all else is. */
@@ -207,14 +215,42 @@ public final class PerturbationTracker implements AutoCloseable {
 
   /**
    * The kinds the informers of the harness's controllers watch (every instance, restarted ones included), e.g.
-   * {@code Deployment}.
+   * {@code Deployment}. When the harness also observes views of controllers it did not start (a Java Operator SDK
+   * {@code OperatorProbe}, a {@code ClientJavaProbe}, a {@code ControllerProbe} of a hand-written loop), their
+   * informers are not known by type: then every kind the run opened a watch on since the tracker attached counts too.
    *
    * @return a sorted copy
    */
   public Set<String> watchedKinds() {
     List<Controller> controllers = new ArrayList<>(instrumented);
     controllers.addAll(harness.controllers());
-    return kindsOf(controllers);
+    Set<String> kinds = kindsOf(controllers);
+    if (!observedViews().isEmpty()) {
+      for (ApiRequestRecord request : cluster.requests().since(journalMark)) {
+        if ("watch".equals(request.verb()) && request.kind() != null && !request.injected()) {
+          kinds.add(request.kind());
+        }
+      }
+    }
+    return kinds;
+  }
+
+  /**
+   * Who sent each request the crash point refused (a crashed instance's), by journal sequence, e.g. {@code
+   * controller "copier" instance 1}.
+   *
+   * @return a copy
+   */
+  public Map<Long, String> refusedRequests() {
+    return Map.copyOf(refused);
+  }
+
+  /** The views the harness observes that are not controllers it started: other frameworks', hand-written loops'. */
+  public List<ControllerView> observedViews() {
+    List<ControllerView> observed = new ArrayList<>(harness.views());
+    observed.removeAll(harness.controllers());
+    observed.removeAll(instrumented);
+    return observed;
   }
 
   /**
@@ -314,6 +350,7 @@ public final class PerturbationTracker implements AutoCloseable {
       return false;
     }
     if (crash != null && crash.refuses(instance)) {
+      refused.put(request.sequence(), "controller \"" + instance.name() + "\" instance " + instance.number());
       return true;
     }
     if (!request.isWrite()) {

@@ -1,14 +1,18 @@
 package dev.ctk.harness.internal.perturb;
 
+import dev.ctk.controller.ControllerView;
+import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.HeldDelivery;
 import dev.ctk.fake.WatchPattern;
 import dev.ctk.harness.Perturbation;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Executes a {@link Perturbation#STALE_VIEW} or {@link Perturbation#UNOBSERVED_STATES} point: from watch event n of
@@ -22,7 +26,8 @@ import java.util.function.Consumer;
  * It gives up waiting for the point after 10 minutes, and ends with the release; {@link #stop} waits for it.
  *
  * <p>The point takes effect ({@link #fired()}) only if it changed what a controller saw: a stale view when a
- * reconcile started while the hold held back at least one event; unobserved states when the release dropped at least
+ * reconcile started while the hold held back at least one event (a reconcile of a controller the harness started,
+ * seen as it starts, or one in the reconcile log of an observed view that started after the first held event); unobserved states when the release dropped at least
  * one held event (coalescing sent fewer than it held).
  */
 public final class WatchPoint {
@@ -46,6 +51,9 @@ public final class WatchPoint {
   private final PerturbationPoint point;
   private final Consumer<String> log;
   private final BiPredicate<Duration, Duration> quiet;
+  private final Supplier<List<ControllerView>> observed;
+  /** When the hold took its first event; {@code null} before. */
+  private volatile Instant heldSince;
   private final AtomicInteger staleReconciles = new AtomicInteger();
   private volatile HeldDelivery hold;
   private Thread monitor;
@@ -59,13 +67,15 @@ public final class WatchPoint {
    * @param point a stale-view or unobserved-states point
    * @param log where the injection lines go
    * @param quiet waits (at most the second duration) until the controllers are quiet for the first one
+   * @param observed the views the harness observes but did not start, whose reconcile logs count at the release
    */
   public WatchPoint(FakeCluster cluster, PerturbationPoint point, Consumer<String> log,
-      BiPredicate<Duration, Duration> quiet) {
+      BiPredicate<Duration, Duration> quiet, Supplier<List<ControllerView>> observed) {
     this.cluster = cluster;
     this.point = point;
     this.log = log;
     this.quiet = quiet;
+    this.observed = observed;
   }
 
   /** Installs the hold and starts the monitor thread; once. */
@@ -117,6 +127,7 @@ public final class WatchPoint {
       if (first == null) {
         return;
       }
+      heldSince = first;
       log.accept(PerturbationTracker.time(first) + " held " + point.watchedKind() + " watch events from event #"
           + point.event() + " on" + (point.kind() == Perturbation.STALE_VIEW ? " (stale cache)"
           : " (a burst of " + point.burst() + ")"));
@@ -223,6 +234,9 @@ public final class WatchPoint {
         return;
       }
       held = hold.held();
+      if (point.kind() == Perturbation.STALE_VIEW && held > 0) {
+        staleReconciles.addAndGet(observedReconcilesSince(heldSince));
+      }
       coalesce = point.kind() == Perturbation.UNOBSERVED_STATES && held > 0;
       sent = coalesce ? hold.releaseCoalesced() : hold.release();
       // events held between held() and the release make "held" too low: then this errs towards "not fired"
@@ -244,6 +258,26 @@ public final class WatchPoint {
       log.accept(PerturbationTracker.now() + " released " + held + " held " + point.watchedKind() + " watch event"
           + (held == 1 ? "" : "s") + how);
     }
+  }
+
+  /** How many reconciles of the observed views started at or after {@code since} (none before the hold took one). */
+  private int observedReconcilesSince(Instant since) {
+    if (since == null) {
+      return 0;
+    }
+    int count = 0;
+    for (ControllerView view : observed.get()) {
+      try {
+        for (ReconcileRecord record : view.reconcileLog()) {
+          if (!record.start().isBefore(since)) {
+            count++;
+          }
+        }
+      } catch (RuntimeException e) {
+        log.accept(PerturbationTracker.now() + " could not read the reconcile log of " + view.name() + ": " + e);
+      }
+    }
+    return count;
   }
 
   /**
