@@ -30,7 +30,9 @@ class PlantedBugsTest {
         Arguments.of("a delete decided from a stale cache", SettingsCleanupScenario.Planted.class,
             SettingsCleanupScenario.Correct.class, "FAIL stale-restart:Secret:after-write-1"),
         Arguments.of("a status computed from intermediate states", RevisionHistoryScenario.Planted.class,
-            RevisionHistoryScenario.Correct.class, "FAIL unobserved-states:ConfigMap:event-1"));
+            RevisionHistoryScenario.Correct.class, "FAIL unobserved-states:ConfigMap:event-1"),
+        Arguments.of("a lost update by a read-modify-write from a stale cache", LostUpdateScenario.Planted.class,
+            LostUpdateScenario.Correct.class, "FAIL stale-view:ConfigMap:event-3"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -1,5 +1,5 @@
 /**
- * Planted bugs: three small controllers, each with one of the bug patterns that perturbation testing ({@link
+ * Planted bugs: four small controllers, each with one of the bug patterns that perturbation testing ({@link
  * dev.ctk.junit.Perturbed @Perturbed}) must find, each beside its correct version ({@link Variant}). They live in
  * the test source set only and are never shipped.
  *
@@ -8,7 +8,9 @@
  *       a second write);
  *   <li>{@link SettingsCleanupController}: a delete decided from a stale cache (the Secret informer lags);
  *   <li>{@link RevisionHistoryController}: a status computed from intermediate states (the history of every event
- *       seen, not the current object).
+ *       seen, not the current object);
+ *   <li>{@link SecretVersionController}: a lost update (a read-modify-write from a cache that lags, written back
+ *       without a resourceVersion).
  * </ul>
  *
  * <p>The {@code *Scenario} classes are ordinary {@code @ControllerTest} tests of these controllers that pass as

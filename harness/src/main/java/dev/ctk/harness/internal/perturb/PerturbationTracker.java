@@ -94,7 +94,8 @@ public final class PerturbationTracker implements AutoCloseable {
         ? new StaleRestart(cluster, point.watchedKind(), injections::add, this::controllersQuiet) : null;
     this.crash = crashes ? new CrashPoint(point, injections::add, () -> firstStart, stale) : null;
     this.watch = point != null && !crashes
-        ? new WatchPoint(cluster, point, injections::add, this::controllersQuiet, this::observedViews) : null;
+        ? new WatchPoint(cluster, point, injections::add, this::controllersQuiet, this::observedViews,
+            this::isControllers) : null;
   }
 
   /** Hooks into the harness and the cluster; the watch point (its hold and its thread) last, once all else is. */
@@ -243,6 +244,16 @@ public final class PerturbationTracker implements AutoCloseable {
    */
   public Map<Long, String> refusedRequests() {
     return Map.copyOf(refused);
+  }
+
+  /** Whether a request was a controller's: numbered as a controller write, or refused by a crash. */
+  private boolean isControllers(ApiRequestRecord request) {
+    if (refused.containsKey(request.sequence())) {
+      return true;
+    }
+    synchronized (writes) {
+      return writes.stream().anyMatch(w -> w.journalSequence() == request.sequence());
+    }
   }
 
   /** The views the harness observes that are not controllers it started: other frameworks', hand-written loops'. */

@@ -5,6 +5,8 @@ import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.HeldDelivery;
 import dev.ctk.fake.WatchPattern;
+import dev.ctk.fake.values.ApiRequestRecord;
+import dev.ctk.fake.values.WatchDelivery;
 import dev.ctk.harness.Perturbation;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,13 +14,17 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * Executes a {@link Perturbation#STALE_VIEW} or {@link Perturbation#UNOBSERVED_STATES} point: from watch event n of
  * a kind on, the watches of that kind are held ({@code WatchFaults.holdAfter(kind, n - 1)}). A stale view is released
- * in order once every controller has been idle for 100 ms after the hold took its first event (at most 2 s after
- * it); unobserved states are released as their net result ({@code releaseCoalesced()}) once the burst is held, or
+ * in order once the test's next outside write after the first held event has been served (a write that is not a
+ * controller's: the test body's, an injected event's) and then every controller has been idle for 100 ms; at most
+ * 2 s after the first held event, and at once when the test ends. So a controller that reconciles on a stale view
+ * while the test changes what it has not seen yet does so in every run, not only when the test happens to write
+ * within a window; unobserved states are released as their net result ({@code releaseCoalesced()}) once the burst is held, or
  * when no further event came for 200 ms (at most 2 s after the first held event).
  *
  * <p>A daemon thread {@code ctk-perturb-watch}, started by {@link #start()}, waits for those moments: it looks at the
@@ -52,6 +58,10 @@ public final class WatchPoint {
   private final Consumer<String> log;
   private final BiPredicate<Duration, Duration> quiet;
   private final Supplier<List<ControllerView>> observed;
+  private final Predicate<ApiRequestRecord> controllers;
+  /** The journal's last sequence and the time when the hold was installed. */
+  private volatile long startSequence;
+  private volatile Instant startTime;
   /** When the hold took its first event; {@code null} before. */
   private volatile Instant heldSince;
   private final AtomicInteger staleReconciles = new AtomicInteger();
@@ -68,14 +78,17 @@ public final class WatchPoint {
    * @param log where the injection lines go
    * @param quiet waits (at most the second duration) until the controllers are quiet for the first one
    * @param observed the views the harness observes but did not start, whose reconcile logs count at the release
+   * @param controllers whether a request was a controller's (numbered by the tracker, or refused by a crash)
    */
   public WatchPoint(FakeCluster cluster, PerturbationPoint point, Consumer<String> log,
-      BiPredicate<Duration, Duration> quiet, Supplier<List<ControllerView>> observed) {
+      BiPredicate<Duration, Duration> quiet, Supplier<List<ControllerView>> observed,
+      Predicate<ApiRequestRecord> controllers) {
     this.cluster = cluster;
     this.point = point;
     this.log = log;
     this.quiet = quiet;
     this.observed = observed;
+    this.controllers = controllers;
   }
 
   /** Installs the hold and starts the monitor thread; once. */
@@ -83,6 +96,8 @@ public final class WatchPoint {
     if (hold != null || released) {
       return;
     }
+    startSequence = cluster.requests().lastSequence();
+    startTime = Instant.now();
     hold = cluster.watchFaults().holdAfter(WatchPattern.kind(point.watchedKind()), point.event() - 1);
     monitor = new Thread(this::run, "ctk-perturb-watch");
     monitor.setDaemon(true);
@@ -133,8 +148,16 @@ public final class WatchPoint {
           : " (a burst of " + point.burst() + ")"));
       Duration left = HOLD_BOUND.minus(Duration.between(first, Instant.now()));
       if (point.kind() == Perturbation.STALE_VIEW) {
-        boolean idle = !left.isNegative() && quiet.test(STALE_QUIET, left);
-        release(idle ? "after the controllers were idle for " + STALE_QUIET.toMillis() + " ms"
+        ApiRequestRecord write = awaitOutsideWrite(heldAt(first), first.plus(HOLD_BOUND));
+        if (released) {
+          return;
+        }
+        left = HOLD_BOUND.minus(Duration.between(first, Instant.now()));
+        boolean idle = write != null && !left.isNegative() && quiet.test(STALE_QUIET, left);
+        release(write == null ? "after " + HOLD_BOUND.toSeconds() + " s (the test wrote nothing more meanwhile)"
+            : idle ? "after the test's next write (request #" + write.sequence() + " " + write.verb() + " "
+                + PerturbationTimeline.object(write.kind(), write.namespace(), write.name()).strip()
+                + ") was served and the controllers were idle for " + STALE_QUIET.toMillis() + " ms"
             : "after " + HOLD_BOUND.toSeconds() + " s (the controllers were still busy)");
       } else {
         release(awaitBurst(first.plus(HOLD_BOUND)));
@@ -169,6 +192,44 @@ public final class WatchPoint {
       }
     }
     return null;
+  }
+
+  /**
+   * When the hold took its first event: the time of the first {@code HELD} delivery of the point's kind since the hold
+   * was installed, or {@code seen} (when the monitor saw it) if the watch log does not say.
+   */
+  private Instant heldAt(Instant seen) {
+    Instant since = startTime;
+    return cluster.watchFaults().deliveries().stream()
+        .filter(d -> d.outcome() == WatchDelivery.Outcome.HELD && !d.time().isBefore(since)
+            && point.watchedKind().equals(PerturbationTimeline.kindOf(d)))
+        .map(WatchDelivery::time).min(Instant::compareTo).orElse(seen);
+  }
+
+  /**
+   * Waits until a write that is not a controller's, received after {@code heldAt}, has been answered with success:
+   * the test's next change, made while the view is stale.
+   *
+   * @return that write, or {@code null} at the deadline or when the hold is released first
+   */
+  private ApiRequestRecord awaitOutsideWrite(Instant heldAt, Instant deadline) {
+    while (!released) {
+      for (ApiRequestRecord request : cluster.requests().since(startSequence)) {
+        if (request.time().isAfter(heldAt) && isWrite(request) && request.succeeded()
+            && !controllers.test(request)) {
+          return request;
+        }
+      }
+      if (Instant.now().isAfter(deadline) || !pause()) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** An API write, or an event injected into the store ({@code add}, {@code update}, {@code delete}). */
+  private static boolean isWrite(ApiRequestRecord request) {
+    return request.isWrite() || (request.injected() && !request.verb().startsWith("emit"));
   }
 
   /**
