@@ -38,22 +38,26 @@ import org.junit.jupiter.api.Test;
 class PerturbationTrackerViewsTest extends FakeHarnessFixture {
 
   @Test
-  void should_hold_the_watch_from_event_2_until_the_controller_is_idle_then_release_it_in_order() {
+  void should_hold_the_watch_from_event_2_until_the_tests_next_write_was_served_then_release_it_in_order() {
     // GIVEN event 1 is the test's ADDED of web, event 2 the MODIFIED of the controller's patch; the controller
     // requeues web once, so it reconciles again on the stale view
     tracker = PerturbationTracker.attach(cluster, harness, PerturbationPoint.staleView("ConfigMap", 2));
     RestartableController controller = harness.start(() -> requeueingOnce(client));
-    // WHEN
+    // WHEN the test writes again while the view is stale
     client.configMaps().resource(configMap("web")).create();
-    // THEN
+    await("the stale view to hold an event").atMost(ofSeconds(10)).until(() -> tracker.injections().size() == 1);
+    client.secrets().resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+        .withName("next").endMetadata().build()).create();
+    // THEN the view stays stale until that write was served and the controller was idle again
     await("the stale view to be released").atMost(ofSeconds(10)).until(() -> tracker.injections().size() == 2);
     assertThat(tracker.settle(ofSeconds(10))).isTrue();
     assertThat(tracker.fired()).isTrue();
     assertThat(tracker.notFiredReason()).isNull();
-    assertThat(withoutTimes(tracker.injections())).containsExactly(
-        "held ConfigMap watch events from event #2 on (stale cache)",
-        "released 1 held ConfigMap watch event in order after the controllers were idle for 100 ms; 1 reconcile "
-            + "started while the view was stale");
+    List<String> injections = withoutTimes(tracker.injections());
+    assertThat(injections.get(0)).isEqualTo("held ConfigMap watch events from event #2 on (stale cache)");
+    assertThat(injections.get(1)).matches("released 1 held ConfigMap watch event in order after the test's next "
+        + "write \\(request #\\d+ create Secret in default\\) was served and the controllers were idle for 100 ms; "
+        + "1 reconcile started while the view was stale");
     assertThat(outcomes("MODIFIED")).containsExactly(WatchDelivery.Outcome.HELD, WatchDelivery.Outcome.RELEASED);
     assertThat(controller.current().informers().get(0).getStore().listKeys()).containsExactly("default/web");
     assertThat(PerturbationTrackerTest.isSynced((ConfigMap) controller.current().informers().get(0).getStore()
@@ -157,8 +161,8 @@ class PerturbationTrackerViewsTest extends FakeHarnessFixture {
     assertThat(tracker.notFiredReason()).isEqualTo("no reconcile ran while the view was stale");
     assertThat(withoutTimes(tracker.injections())).containsExactly(
         "held ConfigMap watch events from event #2 on (stale cache)",
-        "released 1 held ConfigMap watch event in order after the controllers were idle for 100 ms; no reconcile "
-            + "started while the view was stale");
+        "released 1 held ConfigMap watch event in order after 2 s (the test wrote nothing more meanwhile); no "
+            + "reconcile started while the view was stale");
   }
 
   @Test

@@ -156,7 +156,8 @@ public final class WatchPoint {
         boolean idle = write != null && !left.isNegative() && quiet.test(STALE_QUIET, left);
         release(write == null ? "after " + HOLD_BOUND.toSeconds() + " s (the test wrote nothing more meanwhile)"
             : idle ? "after the test's next write (request #" + write.sequence() + " " + write.verb() + " "
-                + PerturbationTimeline.object(write.kind(), write.namespace(), write.name()).strip()
+                + (write.name() == null && write.namespace() != null ? write.kind() + " in " + write.namespace()
+                : PerturbationTimeline.object(write.kind(), write.namespace(), write.name()))
                 + ") was served and the controllers were idle for " + STALE_QUIET.toMillis() + " ms"
             : "after " + HOLD_BOUND.toSeconds() + " s (the controllers were still busy)");
       } else {
