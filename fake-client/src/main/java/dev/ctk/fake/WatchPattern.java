@@ -152,7 +152,7 @@ public final class WatchPattern {
     }
     try {
       return watch.kind() == null ? fieldSelector
-          : FieldSelector.parse(fieldSelector, watch.group(), watch.kind()).toString();
+          : FieldSelector.parse(fieldSelector, watch.fieldLabels()).toString();
     } catch (SelectorException e) {
       return "\0unsupported";
     }

@@ -3,12 +3,12 @@ package dev.ctk.fake.internal.admission;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.common.WriteOptions;
+import dev.ctk.fake.internal.registry.AdmissionRules;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.version.KubeMinor;
 import dev.ctk.fake.values.AdmissionRequest.Operation;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -23,7 +23,8 @@ import java.util.function.Function;
  *       (Job selector, Service addresses), then validation, which throws kube's 422 Invalid.</li>
  * </ol>
  *
- * <p>Kinds are looked up in a per-kind table (core, apps, batch); every other kind gets only the metadata checks
+ * <p>Each kind's rule set is named by its row in {@code BuiltinKinds} ({@link ResourceType#admissionRules()}) and
+ * mapped here with an exhaustive switch; kinds named {@link AdmissionRules#METADATA_ONLY} get only the metadata checks
  * (name per {@link NameRule}, labels, annotations), custom resources their CRD version's structural schema too
  * ({@link dev.ctk.fake.internal.schema.CustomResourceSchema}: decoding in {@link #defaults}, validation in
  * {@link #admitCreate} and {@link #admitUpdate}), then their CRD validation rules
@@ -40,52 +41,63 @@ public final class Admission {
   private final KubeMinor minor;
   private final ServiceAddresses serviceAddresses = new ServiceAddresses();
 
-  private record KindRules(NameRule names, Consumer<ObjectNode> defaults,
+  /**
+   * One rule set: how names are checked, the defaults, what the registry adds to a named object before validation
+   * (Job selector, Pod status, ...), and the validation of a create and of an update.
+   */
+  private record KindRules(NameRule names, Consumer<ObjectNode> defaults, Consumer<ObjectNode> completeCreate,
       Function<ObjectNode, FieldErrors> validateCreate,
       BiFunction<ObjectNode, ObjectNode, FieldErrors> validateUpdate) {
+
+    KindRules(NameRule names, Consumer<ObjectNode> defaults, Function<ObjectNode, FieldErrors> validateCreate,
+        BiFunction<ObjectNode, ObjectNode, FieldErrors> validateUpdate) {
+      this(names, defaults, NOTHING_TO_COMPLETE, validateCreate, validateUpdate);
+    }
   }
 
   private static final Consumer<ObjectNode> NO_DEFAULTS = o -> { };
+  private static final Consumer<ObjectNode> NOTHING_TO_COMPLETE = o -> { };
   private static final Function<ObjectNode, FieldErrors> NOTHING_ON_CREATE = o -> new FieldErrors();
   private static final BiFunction<ObjectNode, ObjectNode, FieldErrors> NOTHING_ON_UPDATE = (a, b) -> new FieldErrors();
-  private static final KindRules GENERIC = new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, NOTHING_ON_CREATE,
-      NOTHING_ON_UPDATE);
 
-  /** Keyed by {@code group/Kind} ({@code /Pod} for core). */
-  private static final Map<String, KindRules> TABLE = Map.ofEntries(
-      Map.entry("/Pod", new KindRules(NameRule.DNS1123_SUBDOMAIN, PodDefaults::pod,
-          pod -> PodValidation.spec(pod.path("spec"), "spec"), PodUpdateValidation::update)),
-      Map.entry("/PersistentVolumeClaim", new KindRules(NameRule.DNS1123_SUBDOMAIN, ClaimDefaults::claim,
-          NOTHING_ON_CREATE, ClaimValidation::update)),
-      Map.entry("/Service", new KindRules(NameRule.DNS1035_LABEL, ServiceDefaults::service, NOTHING_ON_CREATE,
-          ServiceValidation::update)),
-      Map.entry("/Namespace", new KindRules(NameRule.DNS1123_LABEL, NO_DEFAULTS, NOTHING_ON_CREATE,
-          NOTHING_ON_UPDATE)),
-      Map.entry("/ConfigMap", new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, ConfigValidation::configMap,
-          ConfigValidation::configMapUpdate)),
-      Map.entry("/Secret", new KindRules(NameRule.DNS1123_SUBDOMAIN, ConfigDefaults::secret, ConfigValidation::secret,
-          ConfigValidation::secretUpdate)),
-      Map.entry("apps/Deployment", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::deployment,
-          d -> WorkloadValidation.controller(d, "deployment"),
-          (current, next) -> WorkloadValidation.selectorUpdate(current, next, "deployment"))),
-      Map.entry("apps/ReplicaSet", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::replicaSet,
-          r -> WorkloadValidation.controller(r, "deployment"),
-          (current, next) -> WorkloadValidation.selectorUpdate(current, next, "deployment"))),
-      Map.entry("apps/StatefulSet", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::statefulSet,
-          s -> WorkloadValidation.controller(s, "statefulset"), WorkloadValidation::statefulSetUpdate)),
-      Map.entry("apps/DaemonSet", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::daemonSet,
-          d -> WorkloadValidation.controller(d, "daemonset"),
-          (current, next) -> WorkloadValidation.selectorUpdate(current, next, "daemonset"))),
-      Map.entry("batch/Job", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::job, WorkloadValidation::job,
-          WorkloadValidation::jobUpdate)),
-      Map.entry("batch/CronJob", new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::cronJob,
-          NOTHING_ON_CREATE, NOTHING_ON_UPDATE)),
-      Map.entry("events.k8s.io/Event", new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, NOTHING_ON_CREATE,
-          EventValidation::eventsUpdate)),
-      Map.entry("rbac.authorization.k8s.io/Role", pathSegmentNames()),
-      Map.entry("rbac.authorization.k8s.io/ClusterRole", pathSegmentNames()),
-      Map.entry("rbac.authorization.k8s.io/RoleBinding", pathSegmentNames()),
-      Map.entry("rbac.authorization.k8s.io/ClusterRoleBinding", pathSegmentNames()));
+  private static final KindRules METADATA = new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS, NOTHING_ON_CREATE,
+      NOTHING_ON_UPDATE);
+  private static final KindRules PATH_SEGMENTS = new KindRules(NameRule.PATH_SEGMENT, NO_DEFAULTS, NOTHING_ON_CREATE,
+      NOTHING_ON_UPDATE);
+  private static final KindRules POD = new KindRules(NameRule.DNS1123_SUBDOMAIN, PodDefaults::pod,
+      pod -> {
+        PodAdmissionPlugins.onCreate(pod);
+        PodStatus.pending(pod);
+      },
+      pod -> PodValidation.spec(pod.path("spec"), "spec"), PodUpdateValidation::update);
+  private static final KindRules CLAIM = new KindRules(NameRule.DNS1123_SUBDOMAIN, ClaimDefaults::claim,
+      ClaimDefaults::pending, NOTHING_ON_CREATE, ClaimValidation::update);
+  private static final KindRules SERVICE = new KindRules(NameRule.DNS1035_LABEL, ServiceDefaults::service,
+      NOTHING_ON_CREATE, ServiceValidation::update);
+  private static final KindRules NAMESPACE = new KindRules(NameRule.DNS1123_LABEL, NO_DEFAULTS, NOTHING_ON_CREATE,
+      NOTHING_ON_UPDATE);
+  private static final KindRules CONFIG_MAP = new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS,
+      ConfigValidation::configMap, ConfigValidation::configMapUpdate);
+  private static final KindRules SECRET = new KindRules(NameRule.DNS1123_SUBDOMAIN, ConfigDefaults::secret,
+      ConfigValidation::secret, ConfigValidation::secretUpdate);
+  private static final KindRules DEPLOYMENT = new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::deployment,
+      d -> WorkloadValidation.controller(d, "deployment"),
+      (current, next) -> WorkloadValidation.selectorUpdate(current, next, "deployment"));
+  private static final KindRules REPLICA_SET = new KindRules(NameRule.DNS1123_SUBDOMAIN,
+      WorkloadDefaults::replicaSet, r -> WorkloadValidation.controller(r, "deployment"),
+      (current, next) -> WorkloadValidation.selectorUpdate(current, next, "deployment"));
+  private static final KindRules STATEFUL_SET = new KindRules(NameRule.DNS1123_SUBDOMAIN,
+      WorkloadDefaults::statefulSet, s -> WorkloadValidation.controller(s, "statefulset"),
+      WorkloadValidation::statefulSetUpdate);
+  private static final KindRules DAEMON_SET = new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::daemonSet,
+      d -> WorkloadValidation.controller(d, "daemonset"),
+      (current, next) -> WorkloadValidation.selectorUpdate(current, next, "daemonset"));
+  private static final KindRules JOB = new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::job,
+      JobSelector::generate, WorkloadValidation::job, WorkloadValidation::jobUpdate);
+  private static final KindRules CRON_JOB = new KindRules(NameRule.DNS1123_SUBDOMAIN, WorkloadDefaults::cronJob,
+      NOTHING_ON_CREATE, NOTHING_ON_UPDATE);
+  private static final KindRules EVENTS_EVENT = new KindRules(NameRule.DNS1123_SUBDOMAIN, NO_DEFAULTS,
+      NOTHING_ON_CREATE, EventValidation::eventsUpdate);
 
   /**
    * Admission for a Kubernetes minor version.
@@ -96,15 +108,25 @@ public final class Admission {
     this.minor = minor;
   }
 
-  private static KindRules pathSegmentNames() {
-    return new KindRules(NameRule.PATH_SEGMENT, NO_DEFAULTS, NOTHING_ON_CREATE, NOTHING_ON_UPDATE);
-  }
-
+  /** The rules of a kind's row in {@code BuiltinKinds}; every custom resource gets {@link #METADATA}. */
   private static KindRules rules(ResourceType type) {
-    if (type.custom()) {
-      return GENERIC;
-    }
-    return TABLE.getOrDefault(type.group() + "/" + type.kind(), GENERIC);
+    return switch (type.admissionRules()) {
+      case METADATA_ONLY -> METADATA;
+      case PATH_SEGMENT_NAMES -> PATH_SEGMENTS;
+      case POD -> POD;
+      case PERSISTENT_VOLUME_CLAIM -> CLAIM;
+      case SERVICE -> SERVICE;
+      case NAMESPACE -> NAMESPACE;
+      case CONFIG_MAP -> CONFIG_MAP;
+      case SECRET -> SECRET;
+      case DEPLOYMENT -> DEPLOYMENT;
+      case REPLICA_SET -> REPLICA_SET;
+      case STATEFUL_SET -> STATEFUL_SET;
+      case DAEMON_SET -> DAEMON_SET;
+      case JOB -> JOB;
+      case CRON_JOB -> CRON_JOB;
+      case EVENTS_EVENT -> EVENTS_EVENT;
+    };
   }
 
   /**
@@ -115,8 +137,7 @@ public final class Admission {
    */
   public void defaults(ResourceType type, ObjectNode object) {
     rules(type).defaults().accept(object);
-    if (minor.defaultsStatefulSetMaxUnavailable() && !type.custom() && type.group().equals("apps")
-        && type.kind().equals("StatefulSet")) {
+    if (minor.defaultsStatefulSetMaxUnavailable() && type.admissionRules() == AdmissionRules.STATEFUL_SET) {
       WorkloadDefaults.statefulSetMaxUnavailable(object);
     }
     type.schema().ifPresent(schema -> schema.decode(object));
@@ -131,19 +152,10 @@ public final class Admission {
   public void admitCreate(ResourceType type, ObjectNode object) {
     KindRules rules = rules(type);
     FieldErrors errors = MetadataValidation.onCreate(object, rules.names());
-    if (isCore(type, "Service") && errors.isEmpty()) {
+    if (allocatesAddresses(type) && errors.isEmpty()) {
       errors.addAll(ServiceAllocation.create(object, serviceAddresses));
     }
-    if (type.group().equals("batch") && type.kind().equals("Job") && !type.custom()) {
-      JobSelector.generate(object);
-    }
-    if (isCore(type, "Pod")) {
-      PodAdmissionPlugins.onCreate(object);
-      PodStatus.pending(object);
-    }
-    if (isCore(type, "PersistentVolumeClaim")) {
-      ClaimDefaults.pending(object);
-    }
+    rules.completeCreate().accept(object);
     errors.addAll(rules.validateCreate().apply(object));
     type.schema().ifPresent(schema -> errors.addSchema(schema.validateCreate(object)));
     type.validationRules().ifPresent(cel -> errors.addSchema(errors.blocksValidationRules()
@@ -174,7 +186,7 @@ public final class Admission {
       return;
     }
     KindRules rules = rules(type);
-    if (isCore(type, "Service")) {
+    if (allocatesAddresses(type)) {
       ServiceAllocation.update(current, next, serviceAddresses);
     }
     FieldErrors errors = MetadataValidation.onUpdate(current, next);
@@ -193,7 +205,7 @@ public final class Admission {
    * @param after the object it stored ({@code null} on a removal)
    */
   public void committed(ResourceType type, ObjectNode before, ObjectNode after) {
-    if (isCore(type, "Service")) {
+    if (allocatesAddresses(type)) {
       serviceAddresses.changed(before, after);
     }
   }
@@ -272,7 +284,8 @@ public final class Admission {
     return type.namespaced() ? object.path("metadata").path("namespace").asText("") : "";
   }
 
-  private static boolean isCore(ResourceType type, String kind) {
-    return !type.custom() && type.group().isEmpty() && type.kind().equals(kind);
+  /** Services get cluster IPs and node ports from the allocator, which sees every commit of one. */
+  private static boolean allocatesAddresses(ResourceType type) {
+    return type.admissionRules() == AdmissionRules.SERVICE;
   }
 }

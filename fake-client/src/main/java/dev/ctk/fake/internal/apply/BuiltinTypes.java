@@ -17,7 +17,7 @@ import java.util.Map;
  * list types and {@code +structType=atomic} / {@code +mapType=atomic} markers say beyond them.
  *
  * <pre>{@code
- * FieldType deployment = BuiltinTypes.forKind("apps", "Deployment");
+ * FieldType deployment = BuiltinTypes.forType("Deployment");
  * deployment.field("spec").field("selector").atomicObject();     // true: LabelSelector is atomic
  * }</pre>
  */
@@ -102,15 +102,29 @@ final class BuiltinTypes implements FieldType {
     this.traits = traits;
   }
 
-  /** The type of a whole object of a built-in kind. */
-  static FieldType forKind(String group, String kind) {
-    PatchSchema schema = PatchSchema.forKind(group, kind);
-    return new BuiltinTypes(schema, schema.typeName().isEmpty() ? kind : schema.typeName(), Traits.NONE);
+  /**
+   * The type of a whole object of a built-in kind.
+   *
+   * @param goType the kind's Go type, from its row in {@code BuiltinKinds}
+   */
+  static FieldType forType(String goType) {
+    return new BuiltinTypes(PatchSchema.forType(goType), goType, Traits.NONE);
   }
 
   /** The type of {@code ObjectMeta}, which custom resources share with the built-in kinds. */
   static FieldType objectMeta() {
-    return forKind("", "ConfigMap").field("metadata");
+    return forType("ConfigMap").field("metadata");
+  }
+
+  /**
+   * The Go types {@link #OVERRIDES} has rows for.
+   *
+   * @return the type names
+   */
+  static java.util.Set<String> overriddenTypes() {
+    java.util.Set<String> types = new java.util.LinkedHashSet<>();
+    EDGES.keySet().forEach(edge -> types.add(edge.substring(0, edge.indexOf(' '))));
+    return types;
   }
 
   @Override

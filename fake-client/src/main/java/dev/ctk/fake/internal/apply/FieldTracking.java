@@ -54,7 +54,7 @@ public final class FieldTracking {
     ManagedFields managers = decodeOrEmpty(sentManagedFields);
     ObjectNode bare = withoutManagedFields(object);
     Ownership ownership = ownership(type, crd, owner.subresource());
-    managers = ownership.update(ZeroObjects.of(type.group(), type.kind(), type.custom()), bare, managers,
+    managers = ownership.update(ZeroObjects.of(type), bare, managers,
         updater(type, owner), true, now);
     write(meta, managers);
   }
@@ -131,7 +131,7 @@ public final class FieldTracking {
       live = withoutManagedFields(current);
       managers = decodeOrEmpty(current.path("metadata").get("managedFields"));
     }
-    ObjectNode zero = ZeroObjects.of(type.group(), type.kind(), type.custom());
+    ObjectNode zero = ZeroObjects.of(type);
     Ownership.Applied applied;
     try {
       applied = applyAllowingClientSideFields(ownership, fieldType, type, live, current, config, managers, applier,
@@ -280,7 +280,8 @@ public final class FieldTracking {
   }
 
   private static FieldType fieldType(ResourceType type, JsonNode crd) {
-    return type.custom() ? CrdTypes.forVersion(crd, type.version()) : BuiltinTypes.forKind(type.group(), type.kind());
+    return type.custom() ? CrdTypes.forVersion(crd, type.version())
+        : BuiltinTypes.forType(type.goType().orElseThrow());
   }
 
   private static EntryKey updater(ResourceType type, FieldOwner owner) {

@@ -24,7 +24,8 @@
  *       in one version are compared as they are in another.
  *   <li>No server-side apply on {@code /scale} (415); scale writes are recorded as {@code Update} entries with
  *       {@code subresource: scale} owning the replicas field.
- *   <li>The baseline of a create ({@code ZeroObjects}) lists the empty structs of the common built-in kinds only;
+ *   <li>The baseline of a create ({@code ZeroObjects}, from each kind's row in {@code BuiltinKinds}) lists the empty
+ *       structs of the common built-in kinds only;
  *       for other kinds an {@code Update} entry may show {@code "."} for an object kube's Go type always has.
  *       Fields the fake adds after the request (Job selector, Service cluster IPs, Pod status) are, as in kube,
  *       owned by no one.

@@ -2,6 +2,7 @@ package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.NamedSubresource;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
@@ -132,7 +133,7 @@ final class DiscoveryHandler {
         s.put("kind", "Scale");
         s.putArray("verbs").add("get").add("patch").add("update");
       }
-      for (NamedSubresources.Entry e : NamedSubresources.of(t, minor)) {
+      for (NamedSubresource e : NamedSubresources.of(t, minor)) {
         ObjectNode s = resources.addObject();
         s.put("name", t.plural() + "/" + e.name());
         s.put("singularName", "");

@@ -103,7 +103,8 @@ final class Patches {
         JsonNode result = switch (contentType) {
           case JSON_PATCH -> JsonPatch.apply(current, patch);
           case MERGE_PATCH -> JsonMergePatch.apply(current, patch);
-          default -> StrategicMergePatch.apply(current, patch, PatchSchema.forKind(type.group(), type.kind()));
+          default -> StrategicMergePatch.apply(current, patch,
+              PatchSchema.forType(type.goType().orElseThrow()));
         };
         if (!(result instanceof ObjectNode object)) {
           throw ApiError.badRequest("the patch produced " + result.getNodeType().toString().toLowerCase(

@@ -9,7 +9,7 @@ import dev.ctk.fake.internal.status.ApiError;
 /**
  * Parses the {@code labelSelector} and {@code fieldSelector} query parameters for list, watch and
  * deletecollection; errors become 400 BadRequest. Field selectors follow kube's per-kind field labels (Pod
- * {@code status.phase}, Secret {@code type}, ...; see {@link FieldSelector#parse(String, String, String)}).
+ * {@code status.phase}, Secret {@code type}, ...; see {@link FieldSelector#parse(String, dev.ctk.fake.internal.select.FieldLabels)}).
  */
 final class Selectors {
 
@@ -33,7 +33,7 @@ final class Selectors {
       expression = expression == null || expression.isBlank() ? byName : byName + "," + expression;
     }
     try {
-      return FieldSelector.parse(expression, type.group(), type.kind());
+      return FieldSelector.parse(expression, type.fieldLabels());
     } catch (SelectorException e) {
       throw ApiError.badRequest(e.getMessage());
     }

@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.registry.NamedSubresource;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import java.time.Instant;
@@ -36,7 +37,7 @@ final class SubresourceHandler {
 
   ApiResponse handle(ApiRequest request, ResolvedResource r) {
     String method = request.method();
-    NamedSubresources.Entry entry = NamedSubresources.of(r.type(), store.kubeMinor()).stream()
+    NamedSubresource entry = NamedSubresources.of(r.type(), store.kubeMinor()).stream()
         .filter(e -> e.name().equals(r.subresource())).findFirst().orElseThrow(ApiError::unknownResource);
     if (r.name() == null || !entry.verbs().contains(VERBS.getOrDefault(method, ""))) {
       throw ApiError.methodNotAllowed("the server does not allow this method on the requested resource");

@@ -1,6 +1,6 @@
 package dev.ctk.fake.internal.http;
 
-import dev.ctk.fake.internal.registry.BuiltinResources;
+import dev.ctk.fake.internal.registry.BuiltinKinds;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import java.util.Set;
@@ -14,12 +14,12 @@ import java.util.stream.Collectors;
  * and {@code /apis} fall through the apiextensions server to the HTTP mux, which answers the plain text
  * {@code 404 page not found}.
  *
- * <p>"Built-in" means a group of the fake's {@link BuiltinResources}; kube has more built-in groups than the fake
+ * <p>"Built-in" means a group of the fake's {@link BuiltinKinds}; kube has more built-in groups than the fake
  * serves, and for those kube answers discovery where the fake answers the plain-text 404.
  */
 final class UnservedPaths {
 
-  private static final Set<String> BUILTIN_GROUPS = BuiltinResources.all().stream().map(ResourceType::group)
+  private static final Set<String> BUILTIN_GROUPS = BuiltinKinds.all().stream().map(ResourceType::group)
       .collect(Collectors.toUnmodifiableSet());
 
   private UnservedPaths() {}

@@ -3,7 +3,9 @@ package dev.ctk.fake.internal.patch;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Strategic-merge metadata of one Go type of the Kubernetes API, path-aware: {@link #child(String)}
@@ -16,7 +18,7 @@ import java.util.Map;
  * maps merged, which is what kube does for every untagged field.
  *
  * <pre>{@code
- * PatchSchema deployment = PatchSchema.forKind("apps", "Deployment");
+ * PatchSchema deployment = PatchSchema.forType("Deployment");
  * PatchSchema container = deployment.child("spec").child("template").child("spec").child("containers");
  * container.mergeKey("ports");   // "containerPort"
  * }</pre>
@@ -29,8 +31,8 @@ public final class PatchSchema {
    * The struct tags, one field a line: the Go type, the JSON field, its {@code patchStrategy}
    * ({@code -} for none), its {@code patchMergeKey} ({@code -} for none, which for a {@code merge}
    * list means a list of primitives merged as a set) and the type of the field's value or of its
-   * list elements ({@code -} when nothing below it has a strategy). Every kind type also gets
-   * {@code metadata ObjectMeta}.
+   * list elements ({@code -} when nothing below it has a strategy). A kind's root type (the Go type its
+   * row in {@code BuiltinKinds} names) also gets {@code metadata ObjectMeta}.
    */
   static final String FIELDS = """
       ObjectMeta                 finalizers                 merge             -              -
@@ -56,7 +58,6 @@ public final class PatchSchema {
       PodStatus                  resourceClaimStatuses      merge,retainKeys  name           -
       Pod                        spec                       -                 -              PodSpec
       Pod                        status                     -                 -              PodStatus
-      PodTemplate                template                   -                 -              PodTemplateSpec
       ReplicationController      spec                       -                 -              ReplicationControllerSpec
       ReplicationController      status                     -                 -              ReplicationControllerStatus
       ReplicationControllerSpec  template                   -                 -              PodTemplateSpec
@@ -102,36 +103,6 @@ public final class PatchSchema {
       JobTemplateSpec            spec                       -                 -              JobSpec
       """;
 
-  /**
-   * The built-in kinds strategic merge patch knows, one a line: API group ({@code core} for the
-   * legacy group {@code ""}), kind. The kind's root type is the type of the same name in
-   * {@link #FIELDS}; kinds without tagged fields below {@code metadata} have no rows there.
-   */
-  static final String KINDS = """
-      core   Pod
-      core   PodTemplate
-      core   ReplicationController
-      core   Service
-      core   ServiceAccount
-      core   Node
-      core   Namespace
-      core   PersistentVolumeClaim
-      core   PersistentVolume
-      core   ConfigMap
-      core   Secret
-      core   Endpoints
-      core   Event
-      core   LimitRange
-      core   ResourceQuota
-      apps   Deployment
-      apps   ReplicaSet
-      apps   StatefulSet
-      apps   DaemonSet
-      apps   ControllerRevision
-      batch  Job
-      batch  CronJob
-      """;
-
   /** A field's tags: strategy {@code merge} (lists), {@code replace} (maps) or none. */
   private static final class Field {
     final boolean merge;
@@ -150,8 +121,7 @@ public final class PatchSchema {
   }
 
   private static final Map<String, Map<String, Field>> TYPES = new HashMap<>();
-  private static final Map<String, String> KIND_TYPES = new HashMap<>();
-  private static final String METADATA_ONLY = "ObjectMetaHolder";
+  private static final Field METADATA = new Field("-", null, "ObjectMeta");
 
   static {
     for (String line : FIELDS.strip().split("\n")) {
@@ -159,25 +129,16 @@ public final class PatchSchema {
       TYPES.computeIfAbsent(c[0], t -> new LinkedHashMap<>())
           .put(c[1], new Field(c[2], dash(c[3]), dash(c[4])));
     }
-    for (String line : KINDS.strip().split("\n")) {
-      String[] c = line.trim().split("\\s+");
-      String group = c[0].equals("core") ? "" : c[0];
-      KIND_TYPES.put(group + "/" + c[1], c[1]);
-      TYPES.computeIfAbsent(c[1], t -> new LinkedHashMap<>())
-          .put("metadata", new Field("-", null, "ObjectMeta"));
-    }
-    TYPES.computeIfAbsent(METADATA_ONLY, t -> new LinkedHashMap<>())
-        .put("metadata", new Field("-", null, "ObjectMeta"));
   }
 
   private static final PatchSchema EMPTY = new PatchSchema(null, false);
 
   private final String type;
-  private final boolean known;
+  private final boolean root;
 
-  private PatchSchema(String type, boolean known) {
+  private PatchSchema(String type, boolean root) {
     this.type = type;
-    this.known = known;
+    this.root = root;
   }
 
   private static String dash(String cell) {
@@ -185,17 +146,15 @@ public final class PatchSchema {
   }
 
   /**
-   * Schema of a built-in kind.
+   * Schema of a built-in kind's objects.
    *
-   * @param apiGroup API group, {@code ""} for core
-   * @param kind the kind, e.g. {@code Deployment}
-   * @return the kind's schema; for a kind this table does not know, a schema that only knows
-   *     {@code metadata} (finalizers merge as a set, ownerReferences by uid) and replaces every
-   *     other list
+   * @param goType the kind's Go type, from its row in {@code dev.ctk.fake.internal.registry.BuiltinKinds}, e.g.
+   *     {@code Deployment}
+   * @return the type's schema, with {@code metadata} ({@code finalizers} merge as a set, {@code ownerReferences} by
+   *     {@code uid}); a type without rows in {@link #FIELDS} replaces every other list
    */
-  public static PatchSchema forKind(String apiGroup, String kind) {
-    String rootType = KIND_TYPES.get((apiGroup == null ? "" : apiGroup) + "/" + kind);
-    return rootType == null ? new PatchSchema(METADATA_ONLY, false) : new PatchSchema(rootType, true);
+  public static PatchSchema forType(String goType) {
+    return new PatchSchema(goType, true);
   }
 
   /**
@@ -208,12 +167,26 @@ public final class PatchSchema {
   }
 
   /**
-   * Whether this schema came from {@link #forKind} for a kind the table lists.
+   * The Go types {@link #FIELDS} has rows for.
    *
-   * @return {@code true} for the built-in kinds listed in {@link #KINDS}
+   * @return the type names, e.g. {@code PodSpec}
    */
-  public boolean isKnownKind() {
-    return known;
+  public static Set<String> describedTypes() {
+    return Collections.unmodifiableSet(TYPES.keySet());
+  }
+
+  /**
+   * The fields of this type that have tags or a described type below them.
+   *
+   * @return the field names, {@code metadata} included for a kind's root type
+   */
+  public Set<String> fields() {
+    Set<String> fields = new LinkedHashSet<>();
+    if (root) {
+      fields.add("metadata");
+    }
+    fields.addAll(TYPES.getOrDefault(type, Collections.emptyMap()).keySet());
+    return fields;
   }
 
   /**
@@ -278,12 +251,15 @@ public final class PatchSchema {
    * @return e.g. {@code PodSpec}; {@code ""} for the empty schema
    */
   public String typeName() {
-    return type == null || type.equals(METADATA_ONLY) ? "" : type;
+    return type == null ? "" : type;
   }
 
   private Field field(String name) {
     if (type == null) {
       return null;
+    }
+    if (root && name.equals("metadata")) {
+      return METADATA;
     }
     return TYPES.getOrDefault(type, Collections.emptyMap()).get(name);
   }

@@ -40,7 +40,7 @@ import java.util.Set;
  * <pre>{@code
  * JsonNode patched = StrategicMergePatch.apply(storedDeployment,
  *     json("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:1.27\"}]}}}}"),
- *     PatchSchema.forKind("apps", "Deployment"));
+ *     PatchSchema.forType("Deployment"));
  * }</pre>
  *
  * @since 0.1.0
@@ -62,7 +62,7 @@ public final class StrategicMergePatch {
    *
    * @param target the stored object, never mutated
    * @param patch the patch ({@code null} applies nothing)
-   * @param schema merge metadata of the object's kind, from {@link PatchSchema#forKind}
+   * @param schema merge metadata of the object's kind, from {@link PatchSchema#forType}
    * @return the patched copy
    * @throws PatchException if the patch is malformed or cannot be applied (see class doc)
    */

@@ -15,10 +15,10 @@
  *
  * <p>What it does not do:
  * <ul>
- *   <li>Strategic merge patch knows the built-in kinds listed in {@code PatchSchema.KINDS} (core/v1
- *       workloads and config, apps/v1, batch/v1) and {@code metadata} of every kind; any other
- *       built-in kind (networking, rbac, policy, ...) gets {@code metadata} only, so its tagged lists
- *       are replaced instead of merged. The table is transcribed from the {@code k8s.io/api} struct
+ *   <li>Strategic merge patch knows the tags of the Go types below the core/v1, apps/v1 and batch/v1
+ *       kinds ({@code PatchSchema.FIELDS}; each kind names its root type in its row of
+ *       {@code BuiltinKinds}) and {@code metadata} of every kind; any other built-in kind (networking,
+ *       rbac, policy, ...) gets {@code metadata} only, so its tagged lists are replaced instead of merged. The table is transcribed from the {@code k8s.io/api} struct
  *       tags, not read from an OpenAPI document. Custom resources get no strategic merge patch: the
  *       fake answers 415 for them, as kube-apiserver does (that decision lives in the dispatcher).
  *   <li>No server-side apply ({@code application/apply-patch+yaml}), no managedFields, no field

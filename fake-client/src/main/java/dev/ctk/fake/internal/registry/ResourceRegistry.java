@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The resources the fake API server serves: the {@link BuiltinResources} table plus the kinds registered by
+ * The resources the fake API server serves: the {@link BuiltinKinds} table plus the kinds registered by
  * CustomResourceDefinitions.
  *
  * <p>Thread-safe: readers see an immutable snapshot; CRD registration replaces it under the registry's monitor.
@@ -21,7 +21,7 @@ public final class ResourceRegistry {
 
   /** A registry holding the built-in kinds only. */
   public ResourceRegistry() {
-    this.snapshot = new Snapshot(BuiltinResources.all(), Map.of());
+    this.snapshot = new Snapshot(BuiltinKinds.all(), Map.of());
   }
 
   /** The resource served at {@code /apis/{group}/{version}/{plural}} (group {@code ""} for {@code /api/v1}). */
@@ -86,14 +86,14 @@ public final class ResourceRegistry {
   public synchronized void registerCrd(String crdName, List<ResourceType> types) {
     Map<String, List<ResourceType>> crds = new LinkedHashMap<>(snapshot.crds);
     crds.put(crdName, List.copyOf(types));
-    snapshot = new Snapshot(BuiltinResources.all(), crds);
+    snapshot = new Snapshot(BuiltinKinds.all(), crds);
   }
 
   /** Removes a CRD's kinds; returns the removed types. */
   public synchronized List<ResourceType> unregisterCrd(String crdName) {
     Map<String, List<ResourceType>> crds = new LinkedHashMap<>(snapshot.crds);
     List<ResourceType> removed = crds.remove(crdName);
-    snapshot = new Snapshot(BuiltinResources.all(), crds);
+    snapshot = new Snapshot(BuiltinKinds.all(), crds);
     return removed == null ? List.of() : removed;
   }
 

@@ -3,12 +3,11 @@ package dev.ctk.fake.internal.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.cel.CustomResourceRules;
 import dev.ctk.fake.internal.schema.CustomResourceSchema;
-import dev.ctk.fake.internal.select.FieldSelector;
+import dev.ctk.fake.internal.select.FieldLabels;
 import dev.ctk.fake.internal.status.ResourceName;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One served resource of the fake API server: a group/version/plural with its kind, names, scope, subresources
@@ -43,6 +42,11 @@ public final class ResourceType implements ResourceName {
   private final boolean deleteCollection;
   private final boolean returnsDeletedObject;
   private final StoredForm storedForm;
+  private final String goType;
+  private final String zeroObject;
+  private final FieldLabels fieldLabels;
+  private final AdmissionRules admissionRules;
+  private final List<NamedSubresource> namedSubresources;
 
   private ResourceType(Builder b) {
     this.group = Objects.requireNonNull(b.group, "group");
@@ -63,6 +67,11 @@ public final class ResourceType implements ResourceName {
     this.deleteCollection = b.deleteCollection;
     this.returnsDeletedObject = b.returnsDeletedObject;
     this.storedForm = b.storedForm;
+    this.goType = b.goType;
+    this.zeroObject = b.zeroObject;
+    this.fieldLabels = Objects.requireNonNull(b.fieldLabels, "fieldLabels");
+    this.admissionRules = Objects.requireNonNull(b.admissionRules, "admissionRules");
+    this.namedSubresources = List.copyOf(b.namedSubresources);
   }
 
   /**
@@ -225,9 +234,52 @@ public final class ResourceType implements ResourceName {
     return storedForm == null ? stored : storedForm.fromStorage(stored);
   }
 
-  /** The field selectors this kind supports: kube's field labels for its group and kind. */
-  public Set<String> fieldSelectors() {
-    return FieldSelector.supportedFields(group, kind);
+  /**
+   * The Go type of a built-in kind's objects, the root from which strategic merge patch and server-side apply read
+   * merge keys and list types ({@code dev.ctk.fake.internal.patch.PatchSchema}).
+   *
+   * @return e.g. {@code Deployment}; empty for a custom resource
+   */
+  public Optional<String> goType() {
+    return Optional.ofNullable(goType);
+  }
+
+  /**
+   * The JSON of a built-in kind's empty object as kube's Go types serialize it, without {@code metadata}: what
+   * server-side apply compares a created object with.
+   *
+   * @return e.g. {@code {"spec":{},"status":{}}}; {@code {}} for a kind whose empty object has no struct fields and
+   *     for a custom resource
+   */
+  public String zeroObject() {
+    return zeroObject == null ? "{}" : zeroObject;
+  }
+
+  /**
+   * The field labels this kind accepts in a field selector, with kube's aliases, values and error texts.
+   *
+   * @return the labels ({@link FieldLabels#standard()} for a kind without its own)
+   */
+  public FieldLabels fieldLabels() {
+    return fieldLabels;
+  }
+
+  /**
+   * Which of the fake's defaulting and validation rule sets this kind gets.
+   *
+   * @return the rule set ({@link AdmissionRules#METADATA_ONLY} for a custom resource)
+   */
+  public AdmissionRules admissionRules() {
+    return admissionRules;
+  }
+
+  /**
+   * The subresources this kind serves beyond {@code status} and {@code scale}, in every minor.
+   *
+   * @return in name order; empty for a custom resource
+   */
+  public List<NamedSubresource> namedSubresources() {
+    return namedSubresources;
   }
 
   @Override
@@ -255,6 +307,11 @@ public final class ResourceType implements ResourceName {
     private boolean deleteCollection = true;
     private boolean returnsDeletedObject;
     private StoredForm storedForm;
+    private String goType;
+    private String zeroObject;
+    private FieldLabels fieldLabels = FieldLabels.standard();
+    private AdmissionRules admissionRules = AdmissionRules.METADATA_ONLY;
+    private List<NamedSubresource> namedSubresources = List.of();
 
     private Builder(String group, String version, String plural, String kind) {
       this.group = group;
@@ -332,6 +389,36 @@ public final class ResourceType implements ResourceName {
     /** Keeps the objects in another resource's collection and form ({@code null}, the default, for none). */
     public Builder storedAs(StoredForm storedForm) {
       this.storedForm = storedForm;
+      return this;
+    }
+
+    /** The Go type of a built-in kind's objects, e.g. {@code Deployment} ({@code null}, the default, for none). */
+    public Builder goType(String goType) {
+      this.goType = goType;
+      return this;
+    }
+
+    /** The JSON of the kind's empty object without metadata ({@code null}, the default, for {@code {}}). */
+    public Builder zeroObject(String zeroObject) {
+      this.zeroObject = zeroObject;
+      return this;
+    }
+
+    /** The field labels (the default: {@link FieldLabels#standard()}). */
+    public Builder fieldLabels(FieldLabels fieldLabels) {
+      this.fieldLabels = fieldLabels;
+      return this;
+    }
+
+    /** The defaulting and validation rule set (the default: {@link AdmissionRules#METADATA_ONLY}). */
+    public Builder admissionRules(AdmissionRules admissionRules) {
+      this.admissionRules = admissionRules;
+      return this;
+    }
+
+    /** The subresources beyond status and scale (the default: none). */
+    public Builder namedSubresources(List<NamedSubresource> namedSubresources) {
+      this.namedSubresources = namedSubresources;
       return this;
     }
 

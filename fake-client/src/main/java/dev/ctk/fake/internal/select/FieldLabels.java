@@ -1,9 +1,8 @@
 package dev.ctk.fake.internal.select;
 
-import dev.ctk.fake.internal.status.GoText;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -11,127 +10,173 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * Which field labels a kind accepts in {@code ?fieldSelector=}, what each reads from an object, and
- * how kube words the 400 for any other label. kube decides this in two places, both mirrored here:
- * the kind's field-label conversion function (accepted labels, aliases, error text) and its
- * registry's selectable-fields set (the values matched).
+ * Which field labels a kind accepts in {@code ?fieldSelector=}, what each reads from an object, and how kube words
+ * the 400 for any other label. kube decides this in two places, both described here: the kind's field-label
+ * conversion function (accepted labels, aliases, error text) and its registry's selectable-fields set (the values
+ * matched). Each built-in kind's labels are one column of its row in
+ * {@code dev.ctk.fake.internal.registry.BuiltinKinds}.
+ *
+ * <p>Immutable; every method returns a new description.
+ *
+ * <pre>{@code
+ * FieldLabels node = FieldLabels.converted().withoutNamespace()
+ *     .label("spec.unschedulable", "spec.unschedulable", "false");
+ * FieldSelector.parse("spec.unschedulable=true", node);
+ * }</pre>
  */
-final class FieldLabels {
-
-  /**
-   * Labels beyond {@code metadata.name}/{@code metadata.namespace}, one a line: API group
-   * ({@code core} for {@code ""}), kind, label, where the value is read ({@code a.b.0.c}; {@code |}
-   * separates a fallback path used when the first is empty; {@code =label} is an alias for another
-   * label; {@code -} is accepted but never set, so it only equals {@code ""}) and the value when the
-   * field is absent.
-   */
-  static final String TABLE = """
-      core   Pod                    spec.nodeName                   spec.nodeName                     ""
-      core   Pod                    spec.restartPolicy              spec.restartPolicy                ""
-      core   Pod                    spec.schedulerName              spec.schedulerName                ""
-      core   Pod                    spec.serviceAccountName         spec.serviceAccountName           ""
-      core   Pod                    spec.hostNetwork                spec.hostNetwork                  false
-      core   Pod                    status.phase                    status.phase                      ""
-      core   Pod                    status.podIP                    status.podIPs.0.ip|status.podIP   ""
-      core   Pod                    status.podIPs                   -                                 ""
-      core   Pod                    status.nominatedNodeName        status.nominatedNodeName          ""
-      core   Pod                    spec.host                       =spec.nodeName                    ""
-      core   Node                   spec.unschedulable              spec.unschedulable                false
-      core   Namespace              status.phase                    status.phase                      ""
-      core   Secret                 type                            type                              ""
-      core   Service                spec.clusterIP                  spec.clusterIP                    ""
-      core   Service                spec.type                       spec.type                         ""
-      core   ReplicationController  status.replicas                 status.replicas                   0
-      core   Event                  involvedObject.kind             involvedObject.kind               ""
-      core   Event                  involvedObject.namespace        involvedObject.namespace          ""
-      core   Event                  involvedObject.name             involvedObject.name               ""
-      core   Event                  involvedObject.uid              involvedObject.uid                ""
-      core   Event                  involvedObject.apiVersion       involvedObject.apiVersion         ""
-      core   Event                  involvedObject.resourceVersion  involvedObject.resourceVersion    ""
-      core   Event                  involvedObject.fieldPath        involvedObject.fieldPath          ""
-      core   Event                  reason                          reason                            ""
-      core   Event                  reportingComponent              reportingComponent                ""
-      core   Event                  source                          source.component|reportingComponent ""
-      core   Event                  type                            type                              ""
-      batch  Job                    status.successful               status.succeeded                  0
-      """;
-
-  /** Cluster-scoped kinds whose conversion function does not accept {@code metadata.namespace}. */
-  private static final Set<String> WITHOUT_NAMESPACE = Set.of("/Node", "/Namespace");
-
-  /** Kinds whose own conversion function words the error differently from core's. */
-  private static final Map<String, UnaryOperator<String>> REJECTIONS = Map.of(
-      "batch/Job", label -> "field label " + GoText.quote(label) + " not supported for Job");
+public final class FieldLabels {
 
   private static final UnaryOperator<String> CORE_REJECTION = label -> "field label not supported: " + label;
   private static final UnaryOperator<String> DEFAULT_REJECTION = label -> GoText.quote(label)
       + " is not a known field selector: only \"metadata.name\", \"metadata.namespace\"";
-
-  private static final Map<String, Map<String, String[]>> KINDS = new HashMap<>();
-
-  static {
-    for (String line : TABLE.strip().split("\n")) {
-      String[] c = line.trim().split("\\s+");
-      String group = c[0].equals("core") ? "" : c[0];
-      String absent = c[4].equals("\"\"") ? "" : c[4];
-      KINDS.computeIfAbsent(group + "/" + c[1], k -> new LinkedHashMap<>()).put(c[2], new String[] {c[3], absent});
-    }
-  }
 
   /** Client label to canonical label. */
   private final Map<String, String> accepted;
   /** Canonical label to {read-path, value-when-absent}. */
   private final Map<String, String[]> readers;
   private final UnaryOperator<String> rejection;
+  private final boolean ownConversion;
 
-  private FieldLabels(Map<String, String> accepted, Map<String, String[]> readers, UnaryOperator<String> rejection) {
-    this.accepted = accepted;
-    this.readers = readers;
+  private FieldLabels(Map<String, String> accepted, Map<String, String[]> readers, UnaryOperator<String> rejection,
+      boolean ownConversion) {
+    this.accepted = Collections.unmodifiableMap(accepted);
+    this.readers = Collections.unmodifiableMap(readers);
     this.rejection = rejection;
+    this.ownConversion = ownConversion;
   }
 
-  /** The labels of a kind, with kube's aliases, values and error text. */
-  static FieldLabels forKind(String apiGroup, String kind) {
-    String id = (apiGroup == null ? "" : apiGroup) + "/" + kind;
-    Map<String, String[]> rows = KINDS.get(id);
-    Map<String, String> accepted = new LinkedHashMap<>();
-    Map<String, String[]> readers = new LinkedHashMap<>();
-    accepted.put("metadata.name", "metadata.name");
-    readers.put("metadata.name", new String[] {"metadata.name", ""});
-    if (!WITHOUT_NAMESPACE.contains(id)) {
-      accepted.put("metadata.namespace", "metadata.namespace");
-      readers.put("metadata.namespace", new String[] {"metadata.namespace", ""});
-    }
-    if (rows == null && !REJECTIONS.containsKey(id) && !WITHOUT_NAMESPACE.contains(id)) {
-      return new FieldLabels(accepted, readers, DEFAULT_REJECTION);
-    }
-    if (rows != null) {
-      rows.forEach((label, row) -> {
-        if (row[0].startsWith("=")) {
-          accepted.put(label, row[0].substring(1));
-        } else {
-          accepted.put(label, label);
-          readers.put(label, row);
-        }
-      });
-    }
-    return new FieldLabels(accepted, readers, REJECTIONS.getOrDefault(id, CORE_REJECTION));
+  /**
+   * kube's default for a kind without a field-label conversion function of its own (apps/v1 kinds, custom
+   * resources): {@code metadata.name} and {@code metadata.namespace}, and the default's wording for anything else.
+   *
+   * @return the default labels
+   */
+  public static FieldLabels standard() {
+    return new FieldLabels(nameAndNamespace(), readersOf(nameAndNamespace()), DEFAULT_REJECTION, false);
   }
 
-  /** Exactly {@code labels}, read as dotted paths; other labels fail with core's wording. */
-  static FieldLabels of(Set<String> labels) {
+  /**
+   * A kind with its own conversion function (most core/v1 kinds): {@code metadata.name} and
+   * {@code metadata.namespace} to start with, and core's wording ({@code field label not supported: x}) for
+   * anything else. Add the kind's labels with {@link #label}, {@link #alias} and {@link #neverSet}.
+   *
+   * @return the labels to build on
+   */
+  public static FieldLabels converted() {
+    return new FieldLabels(nameAndNamespace(), readersOf(nameAndNamespace()), CORE_REJECTION, true);
+  }
+
+  /**
+   * Exactly {@code labels}, read as dotted paths; other labels fail with core's wording.
+   *
+   * @param labels e.g. {@code metadata.name}
+   * @return the labels
+   */
+  public static FieldLabels of(Set<String> labels) {
     Map<String, String> accepted = new LinkedHashMap<>();
-    Map<String, String[]> readers = new LinkedHashMap<>();
     for (String label : labels) {
       accepted.put(label, label);
-      readers.put(label, new String[] {label, ""});
     }
-    return new FieldLabels(accepted, readers, CORE_REJECTION);
+    return new FieldLabels(accepted, readersOf(accepted), CORE_REJECTION, true);
   }
 
-  /** The labels a client may use, aliases included. */
-  Set<String> accepted() {
+  /**
+   * Without {@code metadata.namespace}: the conversion functions of the cluster-scoped Node and Namespace do not
+   * accept it.
+   *
+   * @return a copy without that label
+   */
+  public FieldLabels withoutNamespace() {
+    Map<String, String> nextAccepted = new LinkedHashMap<>(accepted);
+    Map<String, String[]> nextReaders = new LinkedHashMap<>(readers);
+    nextAccepted.remove("metadata.namespace");
+    nextReaders.remove("metadata.namespace");
+    return new FieldLabels(nextAccepted, nextReaders, rejection, ownConversion);
+  }
+
+  /**
+   * One more label.
+   *
+   * @param label the label a client sends, e.g. {@code status.phase}
+   * @param read where the value is read, a dotted path ({@code a.0.b} indexes a list); {@code |} separates a
+   *     fallback path used when the first gives nothing, e.g. {@code status.podIPs.0.ip|status.podIP}
+   * @param absent the value when nothing is found, e.g. {@code ""}, {@code false} or {@code 0}
+   * @return a copy with the label
+   */
+  public FieldLabels label(String label, String read, String absent) {
+    Map<String, String> nextAccepted = new LinkedHashMap<>(accepted);
+    Map<String, String[]> nextReaders = new LinkedHashMap<>(readers);
+    nextAccepted.put(label, label);
+    nextReaders.put(label, new String[] {read, absent});
+    return new FieldLabels(nextAccepted, nextReaders, rejection, true);
+  }
+
+  /**
+   * A label kube accepts but never sets in the selectable fields, so it only equals {@code ""} (Pod
+   * {@code status.podIPs}).
+   *
+   * @param label the label
+   * @return a copy with the label
+   */
+  public FieldLabels neverSet(String label) {
+    return label(label, "-", "");
+  }
+
+  /**
+   * Another name for a label (Pod {@code spec.host} for {@code spec.nodeName}).
+   *
+   * @param label the alias a client may send
+   * @param canonical the label it stands for, already added
+   * @return a copy with the alias
+   */
+  public FieldLabels alias(String label, String canonical) {
+    if (!readers.containsKey(canonical)) {
+      throw new IllegalArgumentException("alias " + label + " names " + canonical + ", which is not a label yet");
+    }
+    Map<String, String> nextAccepted = new LinkedHashMap<>(accepted);
+    nextAccepted.put(label, canonical);
+    return new FieldLabels(nextAccepted, readers, rejection, true);
+  }
+
+  /**
+   * kube's text for a label the kind does not accept, when its conversion function words it its own way (batch/v1
+   * Job).
+   *
+   * @param rejection from the label to the error text
+   * @return a copy with that wording
+   */
+  public FieldLabels rejecting(UnaryOperator<String> rejection) {
+    return new FieldLabels(new LinkedHashMap<>(accepted), new LinkedHashMap<>(readers), rejection, true);
+  }
+
+  /**
+   * Whether the kind has a conversion function of its own, as opposed to kube's default.
+   *
+   * @return {@code false} for {@link #standard()}
+   */
+  public boolean ownConversion() {
+    return ownConversion;
+  }
+
+  /**
+   * The labels a client may use, aliases included, in the order they were added.
+   *
+   * @return the accepted labels
+   */
+  public Set<String> accepted() {
     return Collections.unmodifiableSet(new LinkedHashSet<>(accepted.keySet()));
+  }
+
+  /**
+   * Where a canonical label is read from.
+   *
+   * @param canonical e.g. {@code status.phase}
+   * @return the path as given to {@link #label}, {@code -} for {@link #neverSet}, {@code null} for an alias or an
+   *     unknown label
+   */
+  public String readPath(String canonical) {
+    String[] reader = readers.get(canonical);
+    return reader == null ? null : reader[0];
   }
 
   /** The canonical label for {@code label}. */
@@ -156,6 +201,19 @@ final class FieldLabels {
       }
     }
     return reader[1];
+  }
+
+  private static Map<String, String> nameAndNamespace() {
+    Map<String, String> accepted = new LinkedHashMap<>();
+    accepted.put("metadata.name", "metadata.name");
+    accepted.put("metadata.namespace", "metadata.namespace");
+    return accepted;
+  }
+
+  private static Map<String, String[]> readersOf(Map<String, String> accepted) {
+    Map<String, String[]> readers = new LinkedHashMap<>();
+    accepted.keySet().forEach(label -> readers.put(label, new String[] {label, ""}));
+    return readers;
   }
 
   private static String read(JsonNode object, String path) {

@@ -14,9 +14,10 @@ import java.util.Set;
  * then checks every field against what the kind supports, failing with kube's texts.
  *
  * <pre>{@code
- * FieldSelector selector = FieldSelector.parse("status.phase=Running,spec.nodeName!=node-1", "", "Pod");
+ * FieldLabels pod = podType.fieldLabels();   // the Pod's row of BuiltinKinds
+ * FieldSelector selector = FieldSelector.parse("status.phase=Running,spec.nodeName!=node-1", pod);
  * selector.matches(pod);   // reads status.phase and spec.nodeName from the JSON object
- * FieldSelector.parse("spec.foo=x", "", "Pod");   // SelectorException: field label not supported: spec.foo
+ * FieldSelector.parse("spec.foo=x", pod);   // SelectorException: field label not supported: spec.foo
  * }</pre>
  *
  * @since 0.1.0
@@ -65,44 +66,19 @@ public final class FieldSelector {
   }
 
   /**
-   * Parses a selector for a kind with kube's per-kind rules: {@code metadata.name} and
-   * {@code metadata.namespace} everywhere (not {@code metadata.namespace} on Node and Namespace),
-   * plus the kind's own fields (Pod {@code status.phase}, {@code spec.nodeName}, ...; Secret
-   * {@code type}; Job {@code status.successful}; ...) and kube's wording for unsupported ones, which
-   * differs between kinds with their own rules and the others (custom resources, apps/v1 kinds).
+   * Parses a selector for a kind with kube's per-kind rules, as its row in
+   * {@code dev.ctk.fake.internal.registry.BuiltinKinds} describes them: {@code metadata.name} and
+   * {@code metadata.namespace} everywhere (not {@code metadata.namespace} on Node and Namespace), plus the kind's
+   * own fields (Pod {@code status.phase}, {@code spec.nodeName}, ...; Secret {@code type}; Job
+   * {@code status.successful}; ...) and kube's wording for unsupported ones, which differs between kinds with their
+   * own rules and the others (custom resources, apps/v1 kinds).
    *
    * @param expression the selector; {@code null} or empty selects everything
-   * @param apiGroup the kind's API group, {@code ""} for core
-   * @param kind the kind, e.g. {@code Pod}
+   * @param labels the kind's field labels
    * @return the selector
    * @throws SelectorException with kube's text for a malformed selector or an unsupported field
    */
-  public static FieldSelector parse(String expression, String apiGroup, String kind) throws SelectorException {
-    return parse(expression, FieldLabels.forKind(apiGroup, kind));
-  }
-
-  /**
-   * The field labels a kind accepts in a field selector, as {@link #parse(String, String, String)}
-   * uses them.
-   *
-   * @param apiGroup the kind's API group, {@code ""} for core
-   * @param kind the kind
-   * @return the accepted labels, aliases such as Pod {@code spec.host} included
-   */
-  public static Set<String> supportedFields(String apiGroup, String kind) {
-    return FieldLabels.forKind(apiGroup, kind).accepted();
-  }
-
-  /**
-   * The selector that matches every object.
-   *
-   * @return the empty selector
-   */
-  public static FieldSelector everything() {
-    return EVERYTHING;
-  }
-
-  private static FieldSelector parse(String expression, FieldLabels labels) {
+  public static FieldSelector parse(String expression, FieldLabels labels) throws SelectorException {
     if (expression == null || expression.isEmpty()) {
       return EVERYTHING;
     }
@@ -124,6 +100,15 @@ public final class FieldSelector {
       canonical.add(new Term(labels.canonical(term.field), term.negated, term.value));
     }
     return canonical.isEmpty() ? EVERYTHING : new FieldSelector(canonical, labels);
+  }
+
+  /**
+   * The selector that matches every object.
+   *
+   * @return the empty selector
+   */
+  public static FieldSelector everything() {
+    return EVERYTHING;
   }
 
   /** Splits on commas not escaped by a backslash. */

@@ -10,7 +10,8 @@
  *
  * <p>What it does not do:
  * <ul>
- *   <li>Field labels are known for core/v1 (Pod, Node, Namespace, Secret, Service,
+ *   <li>Field labels ({@link dev.ctk.fake.internal.select.FieldLabels}, one column of each kind's row in
+ *       {@code BuiltinKinds}) are known for core/v1 (Pod, Node, Namespace, Secret, Service,
  *       ReplicationController, Event) and batch/v1 Job; every other kind, custom resources
  *       included, gets kube's default ({@code metadata.name}, {@code metadata.namespace} only).
  *       events.k8s.io/v1 Event's own labels ({@code regarding.*}) and CRD

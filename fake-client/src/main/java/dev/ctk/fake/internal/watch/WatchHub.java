@@ -289,7 +289,7 @@ public final class WatchHub {
   }
 
   private static WatchIdentity identityOf(WatchFilter filter, ResourceType type) {
-    return WatchIdentity.of(filter, type.group(), type.kind(), type.plural());
+    return WatchIdentity.of(filter, type.group(), type.kind(), type.plural(), type.fieldLabels());
   }
 
   private Watch refused(WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view, WatchSink sink,

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** Merging an applied configuration into a live object, and what is pruned, as kube's structured merge does it. */
 class ApplyMergeTest {
 
-  private static final FieldType POD = BuiltinTypes.forKind("", "Pod");
+  private static final FieldType POD = BuiltinTypes.forType("Pod");
 
   private static JsonNode merge(String live, String config) throws ApplyMerge.InvalidConfig {
     return ApplyMerge.merge(json(live), json(config), POD);
@@ -47,7 +47,7 @@ class ApplyMergeTest {
     assertThat(merge("{\"metadata\":{\"finalizers\":[\"a\",\"b\"]},\"spec\":{\"tolerations\":[{\"key\":\"x\"}]}}",
         "{\"metadata\":{\"finalizers\":[\"c\",\"a\"]},\"spec\":{\"tolerations\":[{\"key\":\"y\"}]}}"))
         .isEqualTo(json("{\"metadata\":{\"finalizers\":[\"c\",\"a\",\"b\"]},\"spec\":{\"tolerations\":[{\"key\":\"y\"}]}}"));
-    FieldType deployment = BuiltinTypes.forKind("apps", "Deployment");
+    FieldType deployment = BuiltinTypes.forType("Deployment");
     assertThat(ApplyMerge.merge(json("{\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"1\",\"b\":\"2\"}}}}"),
         json("{\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"1\"}}}}"), deployment))
         .isEqualTo(json("{\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"1\"}}}}"));

@@ -113,7 +113,7 @@ class FieldSetTest {
          "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"paused":null,
            "template":{"spec":{"securityContext":{},"containers":[{"name":"main","env":[{"name":"A","value":"1"}]}]}}}}""");
 
-    FieldSet set = FieldSets.of(deployment, BuiltinTypes.forKind("apps", "Deployment"));
+    FieldSet set = FieldSets.of(deployment, BuiltinTypes.forType("Deployment"));
 
     assertThat(set.toString()).isEqualTo(String.join("\n",
         ".metadata.labels.app",
@@ -143,7 +143,7 @@ class FieldSetTest {
 
   @Test
   void comparison_addsObjectsThatAppear_asMembersToo() {
-    FieldType deployment = BuiltinTypes.forKind("apps", "Deployment");
+    FieldType deployment = BuiltinTypes.forType("Deployment");
     Comparison c = Comparison.of(json("{\"spec\":{\"strategy\":{}}}"),
         json("{\"spec\":{\"strategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":1}}}}"), deployment);
 
@@ -161,7 +161,7 @@ class FieldSetTest {
     FieldSet set = FieldSet.of(List.of(path("spec", "template", "spec", "containers",
         key("name", TextNode.valueOf("main")), "image")));
 
-    assertThat(set.withNamedFieldsAsMembers(BuiltinTypes.forKind("apps", "Deployment")).toString())
+    assertThat(set.withNamedFieldsAsMembers(BuiltinTypes.forType("Deployment")).toString())
         .isEqualTo(String.join("\n", ".spec", ".spec.template", ".spec.template.spec",
             ".spec.template.spec.containers", ".spec.template.spec.containers[name=\"main\"].image"));
     assertThat(set.withNamedFieldsAsMembers(FieldType.DEDUCED)).isEqualTo(set);

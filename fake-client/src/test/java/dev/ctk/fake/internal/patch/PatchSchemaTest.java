@@ -50,7 +50,7 @@ class PatchSchemaTest {
         arguments("", "ServiceAccount", "", "imagePullSecrets", false, null, false),
         arguments("", "PersistentVolumeClaim", "status", "conditions", true, "type", false),
         arguments("", "ReplicationController", "spec.template.spec", "containers", true, "name", false),
-        arguments("", "PodTemplate", "template.spec.containers", "env", true, "name", false),
+        arguments("", "ReplicationController", "spec.template.spec.containers", "env", true, "name", false),
         arguments("", "ConfigMap", "metadata", "finalizers", true, null, false),
         arguments("apps", "Deployment", "spec.template.spec", "containers", true, "name", false),
         arguments("apps", "Deployment", "spec.template.metadata", "ownerReferences", true, "uid", false),
@@ -69,7 +69,7 @@ class PatchSchemaTest {
   void knows_how_lists_merge(String group, String kind, String parent, String field, boolean merges, String mergeKey,
       boolean retainKeys) {
     // GIVEN
-    PatchSchema schema = PatchSchema.forKind(group, kind);
+    PatchSchema schema = PatchSchema.forType(kind);
     for (String step : parent.isEmpty() ? new String[0] : parent.split("\\.")) {
       schema = schema.child(step);
     }
@@ -82,7 +82,7 @@ class PatchSchemaTest {
 
   @Test
   void follows_fields_to_their_types() {
-    PatchSchema deployment = PatchSchema.forKind("apps", "Deployment");
+    PatchSchema deployment = PatchSchema.forType("Deployment");
     assertThat(deployment.typeName()).isEqualTo("Deployment");
     assertThat(deployment.child("spec").typeName()).isEqualTo("DeploymentSpec");
     assertThat(deployment.child("spec").child("template").child("spec").child("containers").typeName()).isEqualTo("Container");
@@ -92,13 +92,15 @@ class PatchSchemaTest {
   }
 
   @Test
-  void tells_known_kinds_from_others() {
-    assertThat(PatchSchema.forKind("apps", "Deployment").isKnownKind()).isTrue();
-    assertThat(PatchSchema.forKind("", "Secret").isKnownKind()).isTrue();
-    assertThat(PatchSchema.forKind("", "Deployment").isKnownKind()).isFalse();
-    assertThat(PatchSchema.forKind("samplecrd.k8s.io", "Network").isKnownKind()).isFalse();
-    assertThat(PatchSchema.forKind(null, "Pod").isKnownKind()).isTrue();
+  void gives_every_root_type_metadata_and_nothing_else_to_an_undescribed_one() {
+    assertThat(PatchSchema.forType("Deployment").fields()).containsExactly("metadata", "spec", "status");
+    assertThat(PatchSchema.forType("Secret").fields()).containsExactly("metadata");
+    assertThat(PatchSchema.forType("Secret").child("metadata").mergeKey("ownerReferences")).isEqualTo("uid");
+    assertThat(PatchSchema.forType("Secret").child("metadata").mergesList("finalizers")).isTrue();
+    assertThat(PatchSchema.forType("Deployment").child("spec").fields()).containsExactly("template", "strategy");
+    assertThat(PatchSchema.describedTypes()).contains("PodSpec", "Container", "ObjectMeta").doesNotContain("Secret");
     assertThat(PatchSchema.empty().mergesList("finalizers")).isFalse();
     assertThat(PatchSchema.empty().child("metadata").mergesList("finalizers")).isFalse();
+    assertThat(PatchSchema.empty().fields()).isEmpty();
   }
 }

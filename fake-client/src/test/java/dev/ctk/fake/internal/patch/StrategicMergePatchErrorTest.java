@@ -74,7 +74,7 @@ class StrategicMergePatchErrorTest {
     String group = kind.equals("Deployment") ? "apps" : "";
     // WHEN
     PatchException e = catchThrowableOfType(PatchException.class,
-        () -> StrategicMergePatch.apply(STORED.get(kind), json(patch), PatchSchema.forKind(group, kind)));
+        () -> StrategicMergePatch.apply(STORED.get(kind), json(patch), PatchSchema.forType(kind)));
     // THEN
     assertThat(e).as("expected a PatchException").isNotNull();
     assertThat(e.code()).isEqualTo(code);

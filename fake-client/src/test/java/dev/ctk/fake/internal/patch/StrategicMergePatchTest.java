@@ -173,7 +173,7 @@ class StrategicMergePatchTest {
     JsonNode stored = STORED.get(kind);
     JsonNode expected = with(stored, pointer, expectedAt == null ? null : json(expectedAt));
     // WHEN
-    JsonNode patched = StrategicMergePatch.apply(stored, json(patch), PatchSchema.forKind(group, kind));
+    JsonNode patched = StrategicMergePatch.apply(stored, json(patch), PatchSchema.forType(kind));
     // THEN
     assertThat(patched).isEqualTo(expected);
   }
@@ -185,7 +185,6 @@ class StrategicMergePatchTest {
   /** The same container patch reaches the pod template of every workload kind. */
   static Stream<Arguments> workloads() {
     return Stream.of(
-        arguments("", "PodTemplate", "/template", "/template/spec/containers"),
         arguments("", "ReplicationController", "/spec/template", "/spec/template/spec/containers"),
         arguments("apps", "Deployment", "/spec/template", "/spec/template/spec/containers"),
         arguments("apps", "ReplicaSet", "/spec/template", "/spec/template/spec/containers"),
@@ -203,7 +202,7 @@ class StrategicMergePatchTest {
     JsonNode patch = with(json("{}"), containersPointer,
         json("[{name: 'sidecar', image: 'envoy:2.0', env: [{name: 'X', value: '1'}]}]"));
     // WHEN
-    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forKind(group, kind));
+    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forType(kind));
     // THEN
     JsonNode containers = patched.at(containersPointer);
     assertThat(containers.size()).isEqualTo(2);
@@ -220,7 +219,7 @@ class StrategicMergePatchTest {
     JsonNode patch = json("{spec: {template: {spec: {containers: [{name: 'web',"
         + " '$setElementOrder/env': [{name: 'C'}, {name: 'A'}, {name: 'B'}], env: [{name: 'C', value: '3'}]}]}}}}");
     // WHEN
-    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forKind("apps", "Deployment"));
+    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forType("Deployment"));
     // THEN
     assertThat(patched.at(WEB + "/env")).isEqualTo(json("[{name: 'C', value: '3'}, {name: 'A'}, {name: 'X'}, {name: 'B'}]"));
   }
@@ -231,7 +230,7 @@ class StrategicMergePatchTest {
     JsonNode stored = json("{metadata: {name: 'cfg', finalizers: ['f1', 'f4', 'f2']}}");
     JsonNode patch = json("{metadata: {'$setElementOrder/finalizers': ['f3', 'f1', 'f2'], finalizers: ['f3']}}");
     // WHEN
-    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forKind("", "ConfigMap"));
+    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forType("ConfigMap"));
     // THEN
     assertThat(patched.at("/metadata/finalizers")).isEqualTo(json("['f3', 'f1', 'f4', 'f2']"));
   }
@@ -250,7 +249,7 @@ class StrategicMergePatchTest {
              ports: [{containerPort: 9090, name: 'metrics'}]}]}}}}
         """);
     // WHEN
-    JsonNode patched = StrategicMergePatch.apply(STORED.get("Deployment"), patch, PatchSchema.forKind("apps", "Deployment"));
+    JsonNode patched = StrategicMergePatch.apply(STORED.get("Deployment"), patch, PatchSchema.forType("Deployment"));
     // THEN
     JsonNode web = patched.at(WEB);
     assertThat(web.get("image").textValue()).isEqualTo("nginx:1.27");
@@ -267,7 +266,7 @@ class StrategicMergePatchTest {
   void top_level_patch_directives_replace_or_empty_the_object() {
     // GIVEN
     JsonNode stored = STORED.get("ConfigMap");
-    PatchSchema schema = PatchSchema.forKind("", "ConfigMap");
+    PatchSchema schema = PatchSchema.forType("ConfigMap");
     // WHEN
     JsonNode replaced = StrategicMergePatch.apply(stored, json("{'$patch': 'replace', metadata: {name: 'cfg'}, data: {z: '9'}}"), schema);
     JsonNode emptied = StrategicMergePatch.apply(stored, json("{'$patch': 'delete'}"), schema);
@@ -279,7 +278,7 @@ class StrategicMergePatchTest {
   @Test
   void a_null_or_empty_patch_changes_nothing() {
     JsonNode stored = STORED.get("Deployment");
-    PatchSchema schema = PatchSchema.forKind("apps", "Deployment");
+    PatchSchema schema = PatchSchema.forType("Deployment");
     assertThat(StrategicMergePatch.apply(stored, json("null"), schema)).isEqualTo(stored);
     assertThat(StrategicMergePatch.apply(stored, json("{}"), schema)).isEqualTo(stored);
   }
@@ -304,7 +303,7 @@ class StrategicMergePatchTest {
         + " containers: [{name: 'sidecar', image: 'x'}, {name: 'web', env: [{name: 'MODE', '$patch': 'delete'}]}]}}}}");
     JsonNode patchBefore = patch.deepCopy();
     // WHEN
-    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forKind("apps", "Deployment"));
+    JsonNode patched = StrategicMergePatch.apply(stored, patch, PatchSchema.forType("Deployment"));
     // THEN
     assertThat(patched).isNotEqualTo(stored);
     assertThat(stored).isEqualTo(storedBefore);

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
-import dev.ctk.fake.internal.registry.BuiltinResources;
+import dev.ctk.fake.internal.registry.BuiltinKinds;
 import dev.ctk.fake.internal.status.ApiError;
 import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
@@ -250,7 +250,7 @@ class ProtobufBodyTest {
 
   @Test
   void builtinKindsTheFakeServes_allDecode_butTheFiveClientJavaProtoLacks() {
-    assertThat(BuiltinResources.all().stream()
+    assertThat(BuiltinKinds.all().stream()
         .filter(type -> ProtoKinds.emptyMessage(type.group(), type.version(), type.kind()).isEmpty())
         .map(type -> type.apiVersion() + " " + type.kind()))
         .containsExactly("apiextensions.k8s.io/v1 CustomResourceDefinition", "coordination.k8s.io/v1 Lease",

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.registry.BuiltinKinds;
+import dev.ctk.fake.internal.registry.ResourceType;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FieldSelectorTest {
 
   private static final Set<String> METADATA = Set.of("metadata.name", "metadata.namespace");
+
+  /** The field labels of a built-in kind's row in BuiltinKinds; kube's default for any other kind. */
+  private static FieldLabels labelsOf(String group, String kind) {
+    return BuiltinKinds.all().stream().filter(t -> t.group().equals(group) && t.kind().equals(kind)).findFirst()
+        .map(ResourceType::fieldLabels).orElse(FieldLabels.standard());
+  }
 
   private static final JsonNode WEB = json("{metadata: {name: 'web', namespace: 'default'}}");
   private static final JsonNode ODD = json("{metadata: {name: 'a,b=c\\\\d', namespace: 'default'}}");
@@ -94,7 +102,7 @@ class FieldSelectorTest {
   void knows_the_field_labels_of(String group, String kind, String expression, JsonNode object, boolean matches,
       String canonical) {
     // WHEN
-    FieldSelector selector = FieldSelector.parse(expression, group, kind);
+    FieldSelector selector = FieldSelector.parse(expression, labelsOf(group, kind));
     // THEN
     assertThat(selector.matches(object)).isEqualTo(matches);
     assertThat(selector).hasToString(canonical);
@@ -125,7 +133,7 @@ class FieldSelectorTest {
   @MethodSource("rejected")
   void rejects_with_kubes_message(String group, String kind, String expression, String message) {
     // WHEN
-    SelectorException e = catchThrowableOfType(SelectorException.class, () -> FieldSelector.parse(expression, group, kind));
+    SelectorException e = catchThrowableOfType(SelectorException.class, () -> FieldSelector.parse(expression, labelsOf(group, kind)));
     // THEN
     assertThat(e).as("expected a SelectorException for %s", expression).isNotNull();
     assertThat(e.getMessage()).isEqualTo(message);
@@ -161,16 +169,16 @@ class FieldSelectorTest {
     FieldSelector selector = FieldSelector.parse("metadata.name=web,metadata.namespace!=kube-system", METADATA);
     assertThat(selector.exactMatch("metadata.name")).hasValue("web");
     assertThat(selector.exactMatch("metadata.namespace")).isEmpty();
-    assertThat(FieldSelector.parse("spec.host=node-1", "", "Pod").exactMatch("spec.nodeName")).hasValue("node-1");
+    assertThat(FieldSelector.parse("spec.host=node-1", labelsOf("", "Pod")).exactMatch("spec.nodeName")).hasValue("node-1");
   }
 
   @Test
   void lists_the_fields_a_kind_supports() {
-    assertThat(FieldSelector.supportedFields("", "Node")).containsExactlyInAnyOrder("metadata.name", "spec.unschedulable");
-    assertThat(FieldSelector.supportedFields("apps", "Deployment"))
+    assertThat(labelsOf("", "Node").accepted()).containsExactlyInAnyOrder("metadata.name", "spec.unschedulable");
+    assertThat(labelsOf("apps", "Deployment").accepted())
         .containsExactlyInAnyOrder("metadata.name", "metadata.namespace");
-    assertThat(FieldSelector.supportedFields("batch", "Job"))
+    assertThat(labelsOf("batch", "Job").accepted())
         .containsExactlyInAnyOrder("metadata.name", "metadata.namespace", "status.successful");
-    assertThat(FieldSelector.supportedFields("", "Pod")).contains("spec.host", "spec.nodeName", "status.podIPs");
+    assertThat(labelsOf("", "Pod").accepted()).contains("spec.host", "spec.nodeName", "status.podIPs");
   }
 }
