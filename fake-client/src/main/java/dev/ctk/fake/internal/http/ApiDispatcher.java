@@ -71,7 +71,7 @@ final class ApiDispatcher {
     if (response.code() < 200 || response.code() >= 300) {
       return null;
     }
-    Optional<ResourcePath> path = ResourcePath.parse(request.path());
+    Optional<ResourcePath> path = request.resourcePath();
     if (path.isEmpty()) {
       return null;
     }
@@ -81,25 +81,12 @@ final class ApiDispatcher {
     } catch (ApiError e) {
       return null;
     }
-    String name = r.name() != null ? r.name() : "POST".equals(request.method()) ? createdName(response) : null;
+    String name = r.name() != null ? r.name() : response.createdName();
     if (name == null || !store.exists(r.type(), r.namespace(), name)) {
       return null;
     }
     JsonNode generation = store.get(r.type(), r.namespace(), name).path("metadata").path("generation");
     return generation.isIntegralNumber() ? generation.asLong() : null;
-  }
-
-  /** {@code metadata.name} of the object a create answered with, or {@code null}. */
-  private static String createdName(ApiResponse response) {
-    if (response.body().length == 0) {
-      return null;
-    }
-    try {
-      JsonNode name = JsonCodec.JSON.readTree(response.body()).path("metadata").path("name");
-      return name.isTextual() ? name.asText() : null;
-    } catch (java.io.IOException e) {
-      return null;
-    }
   }
 
   private Answer answer(ApiRequest request) {
@@ -120,7 +107,7 @@ final class ApiDispatcher {
       // kube-apiserver's --max-request-bytes default, checked as it reads the body of a create, update or patch
       throw ApiError.requestEntityTooLarge(MAX_REQUEST_BODY_BYTES);
     }
-    Optional<ResourcePath> path = ResourcePath.parse(request.path());
+    Optional<ResourcePath> path = request.resourcePath();
     if (path.isPresent()) {
       return resources.handle(request, ResolvedResource.resolve(path.get(), store.registry(), store.kubeMinor()));
     }

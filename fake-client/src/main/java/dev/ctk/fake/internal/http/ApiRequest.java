@@ -25,9 +25,11 @@ import java.util.TreeMap;
  * @param query decoded query parameters
  * @param headers request headers, names lower-cased (multiple values joined with a comma)
  * @param body the request body ({@code null} when none)
+ * @param parsedPath the resource parts of {@code path}, parsed once when the request is built ({@code null} for
+ *     discovery and every other path that names no resource); read it through {@link #resourcePath()}
  */
 public record ApiRequest(String method, String path, Map<String, List<String>> query, Map<String, String> headers,
-    byte[] body) {
+    byte[] body, ResourcePath parsedPath) {
 
   /** From a request mockwebserver recorded. */
   public static ApiRequest from(RecordedRequest request) {
@@ -61,7 +63,18 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
    */
   public static ApiRequest of(String method, String uri, Map<String, String> headers, byte[] body) {
     QueryStringDecoder decoder = new QueryStringDecoder(uri, StandardCharsets.UTF_8);
-    return new ApiRequest(method.toUpperCase(Locale.ROOT), decoder.path(), decoder.parameters(), headers, body);
+    String path = decoder.path();
+    return new ApiRequest(method.toUpperCase(Locale.ROOT), path, decoder.parameters(), headers, body,
+        ResourcePath.parse(path).orElse(null));
+  }
+
+  /**
+   * The resource the path names, parsed once for every step that needs it (routing, the journal, faults, watches).
+   *
+   * @return the parts, or empty for discovery and every other path that names no resource
+   */
+  public Optional<ResourcePath> resourcePath() {
+    return Optional.ofNullable(parsedPath);
   }
 
   /** The first value of a query parameter, or {@code null}. */
@@ -108,7 +121,7 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
    * the body's resourceVersion for updates and patches, the client from {@code User-Agent}.
    */
   public ApiRequestRecord describe(long sequence, Instant time, ResourceRegistry registry) {
-    Optional<ResourcePath> parsed = ResourcePath.parse(path);
+    Optional<ResourcePath> parsed = resourcePath();
     String verb = verb(parsed.orElse(null));
     String kind = null;
     String resource = path;
@@ -134,7 +147,7 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
 
   /** What an error answer for this request names: its resource and object. */
   public FaultTarget faultTarget(ResourceRegistry registry) {
-    Optional<ResourcePath> parsed = ResourcePath.parse(path);
+    Optional<ResourcePath> parsed = resourcePath();
     if (parsed.isEmpty()) {
       return new FaultTarget("", path, null, "");
     }

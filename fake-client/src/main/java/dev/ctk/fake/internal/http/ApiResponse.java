@@ -17,27 +17,42 @@ final class ApiResponse {
   private final String contentType;
   private final boolean noCache;
   private final byte[] body;
+  private final String createdName;
 
-  private ApiResponse(int code, String contentType, boolean noCache, byte[] body) {
+  private ApiResponse(int code, String contentType, boolean noCache, byte[] body, String createdName) {
     this.code = code;
     this.contentType = contentType;
     this.noCache = noCache;
     this.body = body;
+    this.createdName = createdName;
   }
 
   /** A JSON answer ({@code Content-Type: application/json} and {@code Cache-Control: no-cache, private}, as kube). */
   static ApiResponse json(int code, byte[] body) {
-    return new ApiResponse(code, JSON, true, body);
+    return new ApiResponse(code, JSON, true, body, null);
   }
 
   /** {@code 204 No Content}: no body and no {@code Content-Type}, as kube answers the log of an unscheduled Pod. */
   static ApiResponse noContent() {
-    return new ApiResponse(204, null, false, new byte[0]);
+    return new ApiResponse(204, null, false, new byte[0], null);
   }
 
   /** An answer of another media type, with only its {@code Content-Type} header. */
   static ApiResponse of(int code, String contentType, byte[] body) {
-    return new ApiResponse(code, contentType, false, body);
+    return new ApiResponse(code, contentType, false, body, null);
+  }
+
+  /**
+   * The same answer, told the name of the object a create stored (the journal reads that object's generation
+   * without parsing the body back).
+   */
+  ApiResponse created(String name) {
+    return new ApiResponse(code, contentType, noCache, body, name);
+  }
+
+  /** The name of the object a create stored, or {@code null} for every other answer. */
+  String createdName() {
+    return createdName;
   }
 
   int code() {

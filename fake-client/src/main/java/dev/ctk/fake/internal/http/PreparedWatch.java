@@ -32,7 +32,7 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
     if (!request.method().equals("GET")) {
       return false;
     }
-    return request.watchParam() || ResourcePath.parse(request.path()).map(ResourcePath::legacyWatch).orElse(false);
+    return request.watchParam() || request.resourcePath().map(ResourcePath::legacyWatch).orElse(false);
   }
 
   /**
@@ -41,7 +41,7 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
    * @throws ApiError 404 for an unknown resource, 400 for bad selectors or parameters
    */
   static PreparedWatch prepare(ApiRequest request, dev.ctk.fake.internal.registry.ResourceRegistry registry) {
-    ResourcePath path = ResourcePath.parse(request.path()).orElseThrow(() -> UnservedPaths.forPath(request.path()));
+    ResourcePath path = request.resourcePath().orElseThrow(() -> UnservedPaths.forPath(request.path()));
     if (path.subresource() != null) {
       throw ApiError.unknownResource();
     }

@@ -48,8 +48,10 @@ final class ResourceHandler {
       case "POST" -> {
         requireCollection(r, collection, method);
         WriteOptions options = MetaOptions.write(request, "CreateOptions");
-        yield JsonCodec.respond(201, served(r.type(), store.create(r.type(), r.namespace(),
-            JsonCodec.readObject(request, r.type()), options, Patches.owner(request, null))));
+        ObjectNode created = store.create(r.type(), r.namespace(), JsonCodec.readObject(request, r.type()), options,
+            Patches.owner(request, null));
+        yield JsonCodec.respond(201, served(r.type(), created))
+            .created(created.path("metadata").path("name").asText(null));
       }
       case "PUT" -> {
         requireObject(r, collection, method);
