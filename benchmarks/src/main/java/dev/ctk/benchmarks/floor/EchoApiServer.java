@@ -1,5 +1,9 @@
 package dev.ctk.benchmarks.floor;
 
+import dev.ctk.fake.internal.inprocess.ClientWatches;
+import dev.ctk.fake.internal.inprocess.InProcessHttpClientFactory;
+import dev.ctk.fake.internal.inprocess.InProcessResponse;
+import dev.ctk.fake.internal.inprocess.InProcessServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,8 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An API server that does (almost) no work, reached by fabric8 clients through its own {@link HttpClient.Factory}
- * without sockets: the floor under every fake that is used through fabric8's client and informer. Timing a
+ * An API server that does (almost) no work, reached by fabric8 clients without sockets through the same
+ * {@link HttpClient.Factory} as ctk's in-process transport ({@link InProcessHttpClientFactory}, which this server
+ * plugs into as its {@link InProcessServer}): the floor under every fake that is used through fabric8's client and
+ * informer. Timing a
  * create-and-see against it measures fabric8's client (request building, interceptors, Jackson serialization of the
  * request and deserialization of the answer), fabric8's informer (watch event decoding, store update, handler
  * dispatch on fabric8's executor) and the JVM's thread hand-offs up to the waiting writer; the server's own share is
@@ -58,7 +64,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @since 0.1.0
  */
-public final class EchoApiServer implements AutoCloseable {
+public final class EchoApiServer implements InProcessServer, AutoCloseable {
 
   private static final AtomicInteger SERVERS = new AtomicInteger();
 
@@ -74,14 +80,14 @@ public final class EchoApiServer implements AutoCloseable {
   private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
 
   private final String masterUrl;
-  private final EchoHttpClientFactory factory;
+  private final InProcessHttpClientFactory factory;
   private final AtomicLong resourceVersion = new AtomicLong(1);
   private final List<EchoWebSocket> watches = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
 
   private EchoApiServer(String name) {
     this.masterUrl = "http://" + name + ".invalid";
-    this.factory = new EchoHttpClientFactory(this);
+    this.factory = new InProcessHttpClientFactory(this);
   }
 
   /**
@@ -108,6 +114,7 @@ public final class EchoApiServer implements AutoCloseable {
    *
    * @return e.g. {@code http://ctk-echo-1.invalid}
    */
+  @Override
   public String masterUrl() {
     return masterUrl;
   }
@@ -137,8 +144,9 @@ public final class EchoApiServer implements AutoCloseable {
   }
 
   /** Answers a request that is not a websocket, on the caller's thread. */
-  CompletableFuture<HttpResponse<AsyncBody>> answer(StandardHttpRequest request,
-      AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+  @Override
+  public CompletableFuture<HttpResponse<AsyncBody>> answer(StandardHttpRequest request,
+      AsyncBody.Consumer<List<ByteBuffer>> consumer, ClientWatches clientWatches) {
     if (closed) {
       return CompletableFuture.failedFuture(refused(request));
     }
@@ -155,8 +163,9 @@ public final class EchoApiServer implements AutoCloseable {
   }
 
   /** Opens a websocket watch of ConfigMaps; anything else is refused as an upgrade answered 404. */
-  CompletableFuture<WebSocketResponse> openWatch(StandardHttpRequest request, WebSocket.Listener listener,
-      List<EchoWebSocket> clientWatches) {
+  @Override
+  public CompletableFuture<WebSocketResponse> openWebSocket(StandardHttpRequest request, WebSocket.Listener listener,
+      ClientWatches clientWatches) {
     if (closed) {
       return CompletableFuture.failedFuture(refused(request));
     }
@@ -164,10 +173,10 @@ public final class EchoApiServer implements AutoCloseable {
       return CompletableFuture.completedFuture(new WebSocketResponse(new WebSocketUpgradeResponse(request, 404),
           new ProtocolException("Expected HTTP 101 response but was '404'")));
     }
-    EchoWebSocket socket = new EchoWebSocket(listener, this, clientWatches);
+    EchoWebSocket socket = new EchoWebSocket(listener, this);
     listener.onOpen(socket);
     watches.add(socket);
-    clientWatches.add(socket);
+    clientWatches.add(socket::isClosed, () -> socket.sendClose(1000, "client closed"));
     return CompletableFuture.completedFuture(new WebSocketResponse(new WebSocketUpgradeResponse(request), socket));
   }
 
@@ -233,7 +242,7 @@ public final class EchoApiServer implements AutoCloseable {
 
   private static CompletableFuture<HttpResponse<AsyncBody>> respond(StandardHttpRequest request, int code,
       byte[] body, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
-    return CompletableFuture.completedFuture(new EchoResponse(request, code, JSON, body, consumer));
+    return CompletableFuture.completedFuture(InProcessResponse.complete(request, code, JSON, body, consumer));
   }
 
   private IOException refused(StandardHttpRequest request) {

@@ -2,7 +2,6 @@ package dev.ctk.benchmarks.floor;
 
 import io.fabric8.kubernetes.client.http.WebSocket;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -16,13 +15,16 @@ final class EchoWebSocket implements WebSocket {
 
   private final WebSocket.Listener listener;
   private final EchoApiServer server;
-  private final List<EchoWebSocket> clientWatches;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  EchoWebSocket(WebSocket.Listener listener, EchoApiServer server, List<EchoWebSocket> clientWatches) {
+  EchoWebSocket(WebSocket.Listener listener, EchoApiServer server) {
     this.listener = listener;
     this.server = server;
-    this.clientWatches = clientWatches;
+  }
+
+  /** Whether the watch was closed, by either side. */
+  boolean isClosed() {
+    return closed.get();
   }
 
   /** Hands one event to fabric8's listener, on this thread. */
@@ -35,7 +37,6 @@ final class EchoWebSocket implements WebSocket {
   /** The server closed: the listener gets the close a server would send, once. */
   void serverClosed() {
     if (closed.compareAndSet(false, true)) {
-      clientWatches.remove(this);
       listener.onClose(this, NORMAL_CLOSURE, "");
     }
   }
@@ -51,7 +52,6 @@ final class EchoWebSocket implements WebSocket {
   public boolean sendClose(int code, String reason) {
     if (closed.compareAndSet(false, true)) {
       server.forget(this);
-      clientWatches.remove(this);
     }
     return true;
   }

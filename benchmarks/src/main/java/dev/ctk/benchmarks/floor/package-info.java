@@ -1,6 +1,6 @@
 /**
  * The fabric8 client floor: {@link dev.ctk.benchmarks.floor.EchoApiServer}, an API server that answers fabric8
- * clients through its own {@code HttpClient.Factory}, without sockets and with almost no work (an empty list, an
+ * clients through ctk's in-process {@code HttpClient.Factory}, without sockets and with almost no work (an empty list, an
  * accepted watch, a create echoed back with a resourceVersion and sent as ADDED to every watch on the writer's
  * thread). A create-and-see against it costs what fabric8's client and informer and the JVM's thread hand-offs cost,
  * and nothing more: no fake that is used through fabric8's client and informer can be faster.
@@ -18,8 +18,9 @@
  *   <li>It does not measure fabric8 over a network: no HTTP encoding, sockets or Vert.x event loop.
  *   <li>It ignores the websocket's demand (events are never held back) and watch options (resourceVersion,
  *       timeoutSeconds, selectors); every open watch of every namespace gets every create.
- *   <li>It does not use ctk's in-process transport (an internal package of fake-client); it follows the same
- *       fabric8 SPI ({@code StandardHttpClient}, {@code StandardHttpClientBuilder}) on its own.
+ *   <li>It reuses the client side of ctk's in-process transport ({@code InProcessHttpClientFactory},
+ *       {@code InProcessResponse}, in an internal package of fake-client that only this unpublished module may
+ *       use), not its server side: no request pipeline, no journal, no watch delivery threads.
  * </ul>
  *
  * @since 0.1.0

@@ -120,7 +120,7 @@ final class InProcessExchanges {
         watch.close();
         return;
       }
-      watches.add(watch);
+      watches.add(watch::isClosed, watch::close);
       beforeStart.run();
       sink.start(watch);
       if (!answer.complete(opened)) {
@@ -148,7 +148,7 @@ final class InProcessExchanges {
 
     @Override
     public void respond(int code, Map<String, List<String>> headers, byte[] body) {
-      answer.complete(new InProcessResponse(request, code, headers, new CompleteBody(body, consumer)));
+      answer.complete(InProcessResponse.complete(request, code, headers, body, consumer));
     }
 
     @Override

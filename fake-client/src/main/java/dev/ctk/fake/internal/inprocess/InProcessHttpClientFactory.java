@@ -6,22 +6,28 @@ import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fabric8 {@link HttpClient.Factory} of one fake cluster's in-process transport. Not registered in
- * {@code META-INF/services}: it is bound to one cluster and only used where ctk passes it
+ * The fabric8 {@link HttpClient.Factory} of one {@link InProcessServer}: a fake cluster's in-process transport, or
+ * another server behind the same SPI (the benchmarks' floor). Not registered in {@code META-INF/services}: it is
+ * bound to one server and only used where it is passed
  * ({@code KubernetesClientBuilder.withHttpClientFactory}). From a {@link Config} it applies only what matters
  * without a network: the request settings (retries, timeouts) and fabric8's interceptors (headers, impersonation,
  * token refresh); no trust store is loaded and no proxy is looked up.
  */
-final class InProcessHttpClientFactory implements HttpClient.Factory {
+public final class InProcessHttpClientFactory implements HttpClient.Factory {
 
-  private final InProcessTransport transport;
+  private final InProcessServer server;
 
-  InProcessHttpClientFactory(InProcessTransport transport) {
-    this.transport = transport;
+  /**
+   * The factory of one server's clients.
+   *
+   * @param server what answers their requests
+   */
+  public InProcessHttpClientFactory(InProcessServer server) {
+    this.server = server;
   }
 
-  InProcessTransport transport() {
-    return transport;
+  InProcessServer server() {
+    return server;
   }
 
   @Override
@@ -42,6 +48,6 @@ final class InProcessHttpClientFactory implements HttpClient.Factory {
 
   @Override
   public String toString() {
-    return "ctk in-process HTTP client factory for " + transport.masterUrl();
+    return "ctk in-process HTTP client factory for " + server.masterUrl();
   }
 }
