@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -25,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The fence around every published module: a public signature names only the JDK, ctk's public packages and the
- * third-party types the module is about; no module below {@code ctk-junit} uses JUnit; and every change of a public
+ * third-party types the module is about; no module below {@code ctk-junit} uses JUnit; no internal package uses its
+ * own module's public packages except the one that holds what both share ({@code values}); and every change of a public
  * API shows in review as a change of {@code src/test/resources/api/<artifact>.api} (regenerate with {@code
  * -Dctk.api.update=true} and commit the diff).
  */
@@ -103,5 +106,33 @@ class PublicApiTest {
     } else {
       assertThat(junit).as("classes of " + module + " that use JUnit: only ctk-junit may").isEmpty();
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("modules")
+  void should_keep_internal_packages_off_their_modules_public_packages(PublishedModule module) {
+    // GIVEN
+    Set<String> publicPackages = module.classNames().stream().filter(n -> !PublishedModule.isInternal(n))
+        .map(n -> n.substring(0, n.lastIndexOf('.'))).collect(Collectors.toCollection(TreeSet::new));
+    ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+    StringWriter out = new StringWriter();
+    // WHEN
+    int exit = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:class", "-filter:none",
+        module.location().toString());
+    // THEN
+    assertThat(exit).as(out.toString()).isZero();
+    Set<String> uses = new TreeSet<>();
+    for (String line : out.toString().lines().toList()) {
+      String[] parts = line.trim().split("\\s+");
+      if (parts.length >= 3 && parts[1].equals("->") && PublishedModule.isInternal(parts[0])) {
+        String used = parts[2].contains("$") ? parts[2].substring(0, parts[2].indexOf('$')) : parts[2];
+        String usedPackage = used.substring(0, used.lastIndexOf('.'));
+        if (publicPackages.contains(usedPackage) && !usedPackage.endsWith(".values")) {
+          uses.add(parts[0] + " -> " + used);
+        }
+      }
+    }
+    assertThat(uses).as("internal classes of " + module + " that use a public type of their own module: move what "
+        + "both sides need into the module's values package, or pass it in as an internal type").isEmpty();
   }
 }

@@ -2,7 +2,7 @@ package dev.ctk.benchmarks;
 
 import dev.ctk.envtest.ContainerApiServer;
 import dev.ctk.envtest.EnvtestAssets;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.nio.file.Path;
 import java.util.Optional;
 

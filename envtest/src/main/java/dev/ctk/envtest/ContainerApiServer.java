@@ -5,6 +5,7 @@ import dev.ctk.envtest.internal.ContainerClusters;
 import dev.ctk.envtest.internal.ContainerSpec;
 import dev.ctk.envtest.internal.ContainerStart;
 import dev.ctk.envtest.internal.FlagList;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.ctk.envtest;
 
 import dev.ctk.envtest.internal.CrdDocuments;
 import dev.ctk.envtest.internal.CrdReadiness;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;

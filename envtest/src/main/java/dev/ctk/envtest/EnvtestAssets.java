@@ -2,6 +2,7 @@ package dev.ctk.envtest;
 
 import dev.ctk.envtest.internal.AssetsSearch;
 import dev.ctk.envtest.internal.HostEnvironment;
+import dev.ctk.envtest.values.EnvtestException;
 import java.nio.file.Path;
 
 /**

@@ -2,6 +2,7 @@ package dev.ctk.envtest;
 
 import dev.ctk.envtest.internal.KubeconfigFile;
 import dev.ctk.envtest.internal.Poll;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -8,6 +8,7 @@ import dev.ctk.envtest.internal.HostEnvironment;
 import dev.ctk.envtest.internal.LocalControlPlane;
 import dev.ctk.envtest.internal.LocalFlags;
 import dev.ctk.envtest.internal.ShutdownHook;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.Config;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.ctk.envtest;
 
 import dev.ctk.controller.internal.DurationText;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.Config;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -3,6 +3,7 @@ package dev.ctk.envtest;
 import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.internal.NamespaceDeletion;
 import dev.ctk.envtest.internal.Poll;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

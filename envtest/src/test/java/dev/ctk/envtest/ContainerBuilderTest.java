@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.envtest.internal.ContainerControlPlane;
 import dev.ctk.envtest.internal.ContainerK3s;
+import dev.ctk.envtest.values.EnvtestException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.envtest.internal.ContainerDocker;
 import dev.ctk.envtest.internal.ContainerOrphans;
+import dev.ctk.envtest.values.EnvtestException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.ctk.envtest;
 
 import dev.ctk.envtest.internal.ContainerDocker;
+import dev.ctk.envtest.values.EnvtestException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;

@@ -1,5 +1,7 @@
 package dev.ctk.envtest;
 
+import dev.ctk.envtest.values.EnvtestException;
+
 /**
  * Run in a child JVM by {@link ContainerDockerUnreachableTest}: starts a container server and
  * prints the failure message on stdout after {@code MESSAGE:}.

@@ -2,6 +2,7 @@ package dev.ctk.envtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ctk.envtest.values.EnvtestException;
 import java.io.File;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ctk.envtest.internal.HostEnvironment;
+import dev.ctk.envtest.values.EnvtestException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.envtest.internal.FreePorts;
 import dev.ctk.envtest.internal.HostEnvironment;
+import dev.ctk.envtest.values.EnvtestException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

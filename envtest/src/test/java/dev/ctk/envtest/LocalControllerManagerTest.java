@@ -3,6 +3,7 @@ package dev.ctk.envtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ctk.envtest.values.EnvtestException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.ctk.envtest;
 
+import dev.ctk.envtest.values.EnvtestException;
 import org.junit.jupiter.api.Assumptions;
 
 /**

@@ -279,7 +279,7 @@ public final class TestScope implements AutoCloseable {
      *
      * @return the scope; close it when the test ends
      * @throws HarnessConfigurationException for a file that cannot be read or an object that cannot be seeded
-     * @throws dev.ctk.envtest.EnvtestException when a real mode's server cannot be had
+     * @throws dev.ctk.envtest.values.EnvtestException when a real mode's server cannot be had
      */
     public TestScope start() {
       String origin = "TestScope.builder() (" + name + ")";

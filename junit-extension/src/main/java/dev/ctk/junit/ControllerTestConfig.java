@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
-import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.LocalApiServer;
+import dev.ctk.envtest.values.EnvtestException;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.harness.Isolation;
 import dev.ctk.harness.Mode;

@@ -6,9 +6,9 @@ import static dev.ctk.junit.EngineRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.ctk.envtest.EnvtestException;
 import dev.ctk.envtest.ExistingCluster;
 import dev.ctk.envtest.LocalApiServer;
+import dev.ctk.envtest.values.EnvtestException;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.Mode;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
 import dev.ctk.envtest.ApiServer;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import dev.ctk.harness.Mode;
 import dev.ctk.harness.internal.realserver.RealServers;
 import dev.ctk.harness.internal.realserver.ServerConfig;

@@ -1,6 +1,6 @@
 package dev.ctk.envtest.internal;
 
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.ctk.envtest.internal;
 
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 
 /**
  * Starts the container-mode server a {@link ContainerSpec} describes: connects to Docker, removes

@@ -8,7 +8,7 @@ import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Network;
 import dev.ctk.controller.internal.DurationText;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

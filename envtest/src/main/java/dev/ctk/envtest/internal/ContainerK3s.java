@@ -5,7 +5,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import dev.ctk.controller.internal.DurationText;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import io.fabric8.kubernetes.client.Config;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.ctk.envtest.internal;
 
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.ctk.controller.internal.DurationText;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

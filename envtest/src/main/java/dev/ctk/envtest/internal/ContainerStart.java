@@ -1,6 +1,6 @@
 package dev.ctk.envtest.internal;
 
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.ctk.envtest.internal;
 
 import dev.ctk.controller.internal.DurationText;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.ctk.envtest.internal;
 
 import dev.ctk.controller.internal.DurationText;
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.time.Duration;
 import java.util.function.Supplier;
 

@@ -3,7 +3,7 @@ package dev.ctk.envtest.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ctk.envtest.EnvtestException;
+import dev.ctk.envtest.values.EnvtestException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;

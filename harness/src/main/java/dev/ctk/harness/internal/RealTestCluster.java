@@ -53,7 +53,7 @@ public final class RealTestCluster implements TestCluster {
    * namespace named after {@code scopeName} and seeds the spec's objects into it.
    *
    * @param virtualTime the scope's virtual time for its controllers, or {@code null} (real time)
-   * @throws dev.ctk.envtest.EnvtestException when the server cannot be had
+   * @throws dev.ctk.envtest.values.EnvtestException when the server cannot be had
    */
   public static RealTestCluster start(ClusterSpec spec, String scopeName, VirtualTime virtualTime) {
     ServerConfig config = spec.server();

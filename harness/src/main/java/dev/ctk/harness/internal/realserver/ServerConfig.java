@@ -79,7 +79,7 @@ public record ServerConfig(Mode mode, String envtestAssets, String envtestVersio
   /**
    * Starts (or, for an existing cluster, connects to) the server these settings describe.
    *
-   * @throws dev.ctk.envtest.EnvtestException when it is not available, with what was tried and the
+   * @throws dev.ctk.envtest.values.EnvtestException when it is not available, with what was tried and the
    *     fix
    */
   public ApiServer start() {

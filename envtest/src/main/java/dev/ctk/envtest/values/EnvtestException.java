@@ -1,4 +1,4 @@
-package dev.ctk.envtest;
+package dev.ctk.envtest.values;
 
 import dev.ctk.controller.CtkException;
 
