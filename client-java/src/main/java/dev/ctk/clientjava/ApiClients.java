@@ -1,7 +1,7 @@
 package dev.ctk.clientjava;
 
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import io.fabric8.kubernetes.client.Config;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;

@@ -12,6 +12,9 @@ import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestJournal;
+import dev.ctk.harness.values.HarnessControllers;
+import dev.ctk.harness.values.Mode;
+import dev.ctk.harness.values.TestCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,7 +91,7 @@ import org.awaitility.core.ConditionTimeoutException;
  *
  * @since 0.1.0
  */
-public final class ControllerHarness {
+public final class ControllerHarness implements HarnessControllers {
 
   /** How long {@link #start(Controller)} waits, after the caches synced, for the watches to open. */
   private static final Duration WATCH_TIMEOUT = Duration.ofSeconds(30);
@@ -224,6 +227,7 @@ public final class ControllerHarness {
    *
    * @return an immutable list
    */
+  @Override
   public List<RestartableController> restartables() {
     List<RestartableController> all = new ArrayList<>();
     if (parent != null) {
@@ -241,6 +245,7 @@ public final class ControllerHarness {
    * @param controller an instance
    * @return its restartable, or empty for a controller started with {@link #start(Controller)}
    */
+  @Override
   public Optional<RestartableController> restartableOf(Controller controller) {
     return restartables().stream().filter(r -> r.current() == controller).findFirst();
   }
@@ -250,6 +255,7 @@ public final class ControllerHarness {
    *
    * @param hook the hook
    */
+  @Override
   public void onStart(java.util.function.Consumer<Controller> hook) {
     startHooks.add(Objects.requireNonNull(hook, "hook"));
   }
@@ -277,6 +283,7 @@ public final class ControllerHarness {
    *
    * @return an immutable list
    */
+  @Override
   public List<Controller> controllers() {
     List<Controller> all = new ArrayList<>();
     if (parent != null) {
@@ -361,6 +368,7 @@ public final class ControllerHarness {
    *
    * @return an immutable list
    */
+  @Override
   public List<ControllerView> views() {
     List<ControllerView> all = new ArrayList<>();
     if (parent != null) {

@@ -2,6 +2,7 @@ package dev.ctk.harness;
 
 import dev.ctk.harness.internal.SettingNames;
 import dev.ctk.harness.internal.perturb.FieldPath;
+import dev.ctk.harness.values.Perturbation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

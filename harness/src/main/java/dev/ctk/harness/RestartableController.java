@@ -9,6 +9,7 @@ import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
 import dev.ctk.controller.WorkQueueView;
+import dev.ctk.harness.values.Restartable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ import java.util.function.Supplier;
  *
  * @since 0.1.0
  */
-public final class RestartableController implements ControllerView {
+public final class RestartableController implements ControllerView, Restartable {
 
   private final ControllerHarness harness;
   private final Supplier<Controller> factory;
@@ -81,6 +82,7 @@ public final class RestartableController implements ControllerView {
    *
    * @return the current instance
    */
+  @Override
   public Controller current() {
     synchronized (lock) {
       return current;
@@ -92,6 +94,7 @@ public final class RestartableController implements ControllerView {
    *
    * @return the instance number
    */
+  @Override
   public int instance() {
     synchronized (lock) {
       return instance;
@@ -119,6 +122,7 @@ public final class RestartableController implements ControllerView {
    * @return {@code true} if the fresh instance started; {@code false} if the test ended (the harness shut this
    *     controller down) before or while it started: it was closed, and nothing runs
    */
+  @Override
   public boolean restart(java.util.function.Consumer<Controller> beforeStart) {
     synchronized (restarting) {
       Controller old;

@@ -4,11 +4,16 @@ import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.harness.internal.ClusterSpec;
 import dev.ctk.harness.internal.Resolved;
-import dev.ctk.harness.internal.ResourceLocation;
 import dev.ctk.harness.internal.realserver.RealServers;
+import dev.ctk.harness.internal.realserver.ResourceLocation;
 import dev.ctk.harness.internal.realserver.ServerConfig;
 import dev.ctk.harness.internal.timeline.FailureReport;
 import dev.ctk.harness.internal.timeline.TimelineRecorder;
+import dev.ctk.harness.values.FailureContext;
+import dev.ctk.harness.values.HarnessConfigurationException;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
+import dev.ctk.harness.values.TestCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.ArrayList;
@@ -112,7 +117,7 @@ public final class TestScope implements AutoCloseable {
    * @param context the failed test
    */
   public void reportFailure(FailureContext context) {
-    FailureReport.publish(context, this, timeline);
+    FailureReport.publish(context, cluster(), harness().views(), timeline);
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.internal.Resolved;
+import dev.ctk.harness.values.Mode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

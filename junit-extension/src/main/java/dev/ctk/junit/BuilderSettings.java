@@ -1,10 +1,10 @@
 package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.PerturbationConfig;
-import dev.ctk.harness.internal.ResourceLocation;
+import dev.ctk.harness.internal.realserver.ResourceLocation;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -1,6 +1,6 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

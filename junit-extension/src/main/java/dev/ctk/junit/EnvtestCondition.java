@@ -1,8 +1,8 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.internal.realserver.RealServers;
 import dev.ctk.harness.internal.realserver.ServerConfig;
+import dev.ctk.harness.values.Mode;
 import java.lang.reflect.AnnotatedElement;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeEachCallback;

@@ -1,13 +1,13 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.FailureContext;
-import dev.ctk.harness.HarnessConfigurationException;
-import dev.ctk.harness.TestCluster;
 import dev.ctk.harness.internal.ClusterSpec;
 import dev.ctk.harness.internal.SettingNames;
 import dev.ctk.harness.internal.perturb.PerturbationReport;
 import dev.ctk.harness.internal.realserver.RealServers;
 import dev.ctk.harness.internal.timeline.TimelineReport;
+import dev.ctk.harness.values.FailureContext;
+import dev.ctk.harness.values.HarnessConfigurationException;
+import dev.ctk.harness.values.TestCluster;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;

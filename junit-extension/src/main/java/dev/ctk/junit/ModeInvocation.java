@@ -1,6 +1,6 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
 

@@ -3,7 +3,6 @@ package dev.ctk.junit;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.TestScope;
 import dev.ctk.harness.internal.ClusterSpec;
 import dev.ctk.harness.internal.SettingNames;
@@ -20,6 +19,7 @@ import dev.ctk.harness.internal.perturb.PerturbationRuns;
 import dev.ctk.harness.internal.perturb.PerturbationTimeline;
 import dev.ctk.harness.internal.perturb.PerturbationTracker;
 import dev.ctk.harness.internal.timeline.TimelineReport;
+import dev.ctk.harness.values.Mode;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;

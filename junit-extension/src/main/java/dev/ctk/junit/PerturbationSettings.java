@@ -1,11 +1,11 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.PerturbationConfig;
 import dev.ctk.harness.internal.Resolved;
 import dev.ctk.harness.internal.SettingNames;
 import dev.ctk.harness.internal.perturb.FieldPath;
 import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.values.Perturbation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
-import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.internal.SettingNames;
+import dev.ctk.harness.values.Perturbation;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -1,12 +1,12 @@
 package dev.ctk.junit;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.internal.ClusterSpec;
 import dev.ctk.harness.internal.Resolved;
-import dev.ctk.harness.internal.ResourceLocation;
+import dev.ctk.harness.internal.realserver.ResourceLocation;
 import dev.ctk.harness.internal.realserver.ServerConfig;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;

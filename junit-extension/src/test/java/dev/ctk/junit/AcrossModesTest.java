@@ -6,8 +6,8 @@ import static dev.ctk.junit.EngineRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;

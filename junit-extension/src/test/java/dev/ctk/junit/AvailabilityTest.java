@@ -10,7 +10,7 @@ import dev.ctk.envtest.ExistingCluster;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.envtest.values.EnvtestException;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

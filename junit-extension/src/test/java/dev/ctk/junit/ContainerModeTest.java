@@ -8,8 +8,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;

@@ -19,7 +19,7 @@ import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueView;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Isolation;
+import dev.ctk.harness.values.Isolation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.List;

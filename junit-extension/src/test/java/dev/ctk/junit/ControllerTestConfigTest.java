@@ -3,9 +3,9 @@ package dev.ctk.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.internal.Resolved;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.envtest.ExistingCluster;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamedClusterBuilder;

@@ -5,7 +5,7 @@ import static dev.ctk.junit.EngineRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.harness.Isolation;
+import dev.ctk.harness.values.Isolation;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;

@@ -11,7 +11,7 @@ import dev.ctk.controller.Controller;
 import dev.ctk.controller.EventHandlers;
 import dev.ctk.controller.Result;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.values.Perturbation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;

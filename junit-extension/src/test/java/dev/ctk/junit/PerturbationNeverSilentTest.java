@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.ControllerProbe;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.values.Perturbation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ctk.fake.values.WatchDelivery.Outcome;
 import dev.ctk.fake.values.WatchDelivery;
-import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.internal.perturb.PerturbationPlan.WatchEvent;
 import dev.ctk.harness.internal.perturb.PerturbationPlan;
 import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.values.Perturbation;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;

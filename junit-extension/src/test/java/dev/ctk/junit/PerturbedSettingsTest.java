@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.PerturbationConfig;
 import dev.ctk.harness.internal.Resolved;
 import dev.ctk.harness.internal.perturb.PerturbationPoint;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Perturbation;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;

@@ -2,9 +2,9 @@ package dev.ctk.junit;
 
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.envtest.values.EnvtestException;
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.internal.realserver.RealServers;
 import dev.ctk.harness.internal.realserver.ServerConfig;
+import dev.ctk.harness.values.Mode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.values.FakeClusterException;
-import dev.ctk.harness.Isolation;
+import dev.ctk.harness.values.Isolation;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;

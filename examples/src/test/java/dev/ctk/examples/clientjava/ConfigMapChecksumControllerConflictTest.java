@@ -14,7 +14,7 @@ import dev.ctk.controller.ReconcileOutcome;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ctk.envtest.CrdInstaller;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.examples.network.Network;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import dev.ctk.junit.EnabledIfEnvtestAvailable;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Arrays;

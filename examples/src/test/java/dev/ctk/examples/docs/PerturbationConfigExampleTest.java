@@ -9,9 +9,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import dev.ctk.examples.nginx.NginxServiceController;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Perturbation;
 import dev.ctk.harness.PerturbationConfig;
 import dev.ctk.harness.RestartableController;
+import dev.ctk.harness.values.Perturbation;
 import dev.ctk.junit.ControllerTestExtension;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;

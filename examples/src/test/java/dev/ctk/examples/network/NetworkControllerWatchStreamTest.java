@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ctk.controller.Controller;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.Test;

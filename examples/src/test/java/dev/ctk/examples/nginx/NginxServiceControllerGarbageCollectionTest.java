@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ctk.controller.Controller;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -4,7 +4,7 @@ import static java.time.Duration.ofSeconds;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import dev.ctk.junit.ControllerTest;
 import dev.ctk.junit.Perturbed;
 import io.fabric8.kubernetes.api.model.ConfigMap;

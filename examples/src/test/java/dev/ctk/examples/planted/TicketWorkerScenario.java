@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Mode;
 import dev.ctk.harness.RestartableController;
+import dev.ctk.harness.values.Mode;
 import dev.ctk.junit.ControllerTest;
 import dev.ctk.junit.Perturbed;
 import io.fabric8.kubernetes.api.model.ConfigMap;

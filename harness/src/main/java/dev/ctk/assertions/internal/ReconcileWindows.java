@@ -65,7 +65,7 @@ public final class ReconcileWindows implements ReconcileListener {
    * @return its windows, or empty when it is not tracked
    */
   public static Optional<ReconcileWindows> of(ControllerView view) {
-    ControllerView tracked = view instanceof dev.ctk.harness.RestartableController restartable
+    ControllerView tracked = view instanceof dev.ctk.harness.values.Restartable restartable
         ? restartable.current() : view;
     return Optional.ofNullable(TRACKED.get(tracked));
   }

@@ -2,7 +2,7 @@ package dev.ctk.harness.internal;
 
 import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.fake.EventInjector;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -2,12 +2,13 @@ package dev.ctk.harness.internal;
 
 import dev.ctk.controller.VirtualTime;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.harness.HarnessConfigurationException;
-import dev.ctk.harness.Isolation;
-import dev.ctk.harness.Mode;
-import dev.ctk.harness.TestCluster;
 import dev.ctk.harness.internal.realserver.RealServers;
+import dev.ctk.harness.internal.realserver.ResourceLocation;
 import dev.ctk.harness.internal.realserver.ServerConfig;
+import dev.ctk.harness.values.HarnessConfigurationException;
+import dev.ctk.harness.values.Isolation;
+import dev.ctk.harness.values.Mode;
+import dev.ctk.harness.values.TestCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

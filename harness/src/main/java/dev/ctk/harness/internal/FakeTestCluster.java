@@ -5,8 +5,8 @@ import dev.ctk.controller.VirtualTime;
 import dev.ctk.envtest.ApiServer;
 import dev.ctk.fake.EventInjector;
 import dev.ctk.fake.FakeCluster;
-import dev.ctk.harness.Mode;
-import dev.ctk.harness.TestCluster;
+import dev.ctk.harness.values.Mode;
+import dev.ctk.harness.values.TestCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
 

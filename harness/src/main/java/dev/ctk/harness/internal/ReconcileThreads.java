@@ -4,7 +4,7 @@ import dev.ctk.controller.Controller;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileListener;
 import dev.ctk.controller.ReconcileRecord;
-import dev.ctk.harness.RestartableController;
+import dev.ctk.harness.values.Restartable;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -31,7 +31,7 @@ public final class ReconcileThreads {
    * @param onEnd called on the worker thread at the end of each of its reconciles, before the mark is cleared
    * @return the instance
    */
-  public Instance track(Controller controller, int number, RestartableController restartable, Consumer<Instance> onStart,
+  public Instance track(Controller controller, int number, Restartable restartable, Consumer<Instance> onStart,
       Consumer<Instance> onEnd) {
     Instance instance = new Instance(controller, number, restartable);
     controller.addReconcileListener(new ReconcileListener() {
@@ -67,11 +67,11 @@ public final class ReconcileThreads {
 
     private final Controller controller;
     private final int number;
-    private final RestartableController restartable;
+    private final Restartable restartable;
     private volatile boolean crashed;
     private volatile boolean crashDue;
 
-    public Instance(Controller controller, int number, RestartableController restartable) {
+    public Instance(Controller controller, int number, Restartable restartable) {
       this.controller = Objects.requireNonNull(controller, "controller");
       this.number = number;
       this.restartable = restartable;
@@ -90,7 +90,7 @@ public final class ReconcileThreads {
     }
 
     /** Its restartable, or {@code null} when it was started with {@code start(Controller)}. */
-    public RestartableController restartable() {
+    public Restartable restartable() {
       return restartable;
     }
 

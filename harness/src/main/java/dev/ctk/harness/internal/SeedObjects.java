@@ -1,7 +1,8 @@
 package dev.ctk.harness.internal;
 
 import dev.ctk.controller.internal.ThrowableText;
-import dev.ctk.harness.HarnessConfigurationException;
+import dev.ctk.harness.internal.realserver.ResourceLocation;
+import dev.ctk.harness.values.HarnessConfigurationException;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;

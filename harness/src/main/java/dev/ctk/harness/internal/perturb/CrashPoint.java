@@ -1,10 +1,10 @@
 package dev.ctk.harness.internal.perturb;
 
 import dev.ctk.assertions.internal.StateFormat;
-import dev.ctk.harness.Perturbation;
-import dev.ctk.harness.RestartableController;
 import dev.ctk.harness.internal.ControllerWrite;
 import dev.ctk.harness.internal.ReconcileThreads.Instance;
+import dev.ctk.harness.values.Perturbation;
+import dev.ctk.harness.values.Restartable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * the instance that sent it crashes. Before the write: the write is refused (its connection dropped). After it: the
  * write is served, and the instance crashes at the end of that reconcile or at its next request, whichever comes
  * first. A crashed instance's every later request from inside its reconciles is refused, as if its process were gone;
- * on the thread {@code ctk-perturb-restart} its {@link RestartableController} closes it and starts a fresh instance
+ * on the thread {@code ctk-perturb-restart} its {@link Restartable} closes it and starts a fresh instance
  * from the factory.
  *
  * <p>The fault rule's predicate calls {@link #refuses} and {@link #onWrite} on the thread that sent the request, so
@@ -172,7 +172,7 @@ public final class CrashPoint {
 
   private void restart(Instance instance, String line) {
     try {
-      RestartableController restartable = instance.restartable();
+      Restartable restartable = instance.restartable();
       boolean started;
       try {
         started = restartable.restart(fresh -> {

@@ -1,7 +1,7 @@
 package dev.ctk.harness.internal.perturb;
 
 import dev.ctk.fake.values.WatchDelivery;
-import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.values.Perturbation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.ctk.harness.internal.perturb;
 
-import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.values.Perturbation;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

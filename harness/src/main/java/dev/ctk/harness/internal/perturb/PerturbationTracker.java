@@ -8,13 +8,13 @@ import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FaultRule;
 import dev.ctk.fake.values.ApiRequestRecord;
 import dev.ctk.fake.values.RequestPattern;
-import dev.ctk.harness.ControllerHarness;
-import dev.ctk.harness.Perturbation;
-import dev.ctk.harness.RestartableController;
 import dev.ctk.harness.internal.ControllerWrite;
 import dev.ctk.harness.internal.Quiescence;
 import dev.ctk.harness.internal.ReconcileThreads.Instance;
 import dev.ctk.harness.internal.ReconcileThreads;
+import dev.ctk.harness.values.HarnessControllers;
+import dev.ctk.harness.values.Perturbation;
+import dev.ctk.harness.values.Restartable;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -64,7 +64,7 @@ public final class PerturbationTracker implements AutoCloseable {
   private static final Duration WATCH_STOP_WAIT = Duration.ofSeconds(10);
 
   private final FakeCluster cluster;
-  private final ControllerHarness harness;
+  private final HarnessControllers harness;
   private final PerturbationPoint point;
   private final ReconcileThreads threads = new ReconcileThreads();
   private final List<ControllerWrite> writes = new ArrayList<>();
@@ -83,7 +83,7 @@ public final class PerturbationTracker implements AutoCloseable {
   /** The store's resourceVersion when the first controller started: what a stale restart's lists show. */
   private volatile String firstStart;
 
-  private PerturbationTracker(FakeCluster cluster, ControllerHarness harness, PerturbationPoint point) {
+  private PerturbationTracker(FakeCluster cluster, HarnessControllers harness, PerturbationPoint point) {
     this.cluster = cluster;
     this.harness = harness;
     this.point = point;
@@ -118,7 +118,7 @@ public final class PerturbationTracker implements AutoCloseable {
    * @return the tracker; close it after the test
    * @throws IllegalStateException if the cluster's clients use the HTTP transport
    */
-  public static PerturbationTracker attach(FakeCluster cluster, ControllerHarness harness, PerturbationPoint point) {
+  public static PerturbationTracker attach(FakeCluster cluster, HarnessControllers harness, PerturbationPoint point) {
     Objects.requireNonNull(cluster, "PerturbationTracker.attach: cluster is null");
     Objects.requireNonNull(harness, "PerturbationTracker.attach: harness is null");
     if (cluster.clientTransport() == ClientTransport.HTTP) {
@@ -272,7 +272,7 @@ public final class PerturbationTracker implements AutoCloseable {
    */
   public Set<String> restartableKinds() {
     List<Controller> controllers = new ArrayList<>();
-    for (RestartableController restartable : harness.restartables()) {
+    for (Restartable restartable : harness.restartables()) {
       controllers.add(restartable.current());
     }
     controllers.addAll(restartableInstances);
@@ -292,7 +292,7 @@ public final class PerturbationTracker implements AutoCloseable {
   /**
    * Whether a controller of the harness was started from a factory, so crash points can restart it.
    *
-   * @return {@code true} if a {@link RestartableController} was started
+   * @return {@code true} if a {@link dev.ctk.harness.RestartableController} was started
    */
   public boolean hasFactory() {
     return !harness.restartables().isEmpty();
@@ -330,7 +330,7 @@ public final class PerturbationTracker implements AutoCloseable {
     if (firstStart == null) {
       firstStart = cluster.resourceVersion();
     }
-    RestartableController restartable = harness.restartableOf(controller).orElse(null);
+    Restartable restartable = harness.restartableOf(controller).orElse(null);
     int number = restartable == null ? 1 : restartable.instance();
     threads.track(controller, number, restartable, this::onReconcileStart, this::onReconcileEnd);
     instrumented.add(controller);

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The stale view of a {@link dev.ctk.harness.Perturbation#STALE_RESTART}: as the fresh instance starts, its first LISTs of the
+ * The stale view of a {@link dev.ctk.harness.values.Perturbation#STALE_RESTART}: as the fresh instance starts, its first LISTs of the
  * point's kind are served as the store was when the first controller started ({@code ApiFault.staleRead}: an
  * apiserver cache lagging behind), and the watches of that kind are held ({@code holdAfter(kind, 0)}), so the fresh
  * instance acts on the old state of that kind first while it reads every other kind as it is. Once it has been idle

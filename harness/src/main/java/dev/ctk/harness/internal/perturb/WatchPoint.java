@@ -7,7 +7,7 @@ import dev.ctk.fake.HeldDelivery;
 import dev.ctk.fake.WatchPattern;
 import dev.ctk.fake.values.ApiRequestRecord;
 import dev.ctk.fake.values.WatchDelivery;
-import dev.ctk.harness.Perturbation;
+import dev.ctk.harness.values.Perturbation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -6,8 +6,6 @@ import dev.ctk.envtest.CrdInstaller;
 import dev.ctk.envtest.SharedApiServers;
 import dev.ctk.envtest.TestNamespaces;
 import dev.ctk.envtest.values.EnvtestException;
-import dev.ctk.harness.internal.ClusterSpec;
-import dev.ctk.harness.internal.ResourceLocation;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -281,7 +279,7 @@ public final class RealServers {
       file.toFile().deleteOnExit();
       StringBuilder yaml = new StringBuilder();
       for (CustomResourceDefinition crd : crds) {
-        CustomResourceDefinition copy = ClusterSpec.copy(crd);
+        CustomResourceDefinition copy = SERIALIZATION.clone(crd);
         copy.getMetadata().setResourceVersion(null);
         copy.setStatus(null);
         String document = SERIALIZATION.asYaml(copy);

@@ -4,7 +4,7 @@ import dev.ctk.envtest.ApiServer;
 import dev.ctk.envtest.EnvtestAssets;
 import dev.ctk.envtest.ExistingCluster;
 import dev.ctk.envtest.LocalApiServer;
-import dev.ctk.harness.Mode;
+import dev.ctk.harness.values.Mode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

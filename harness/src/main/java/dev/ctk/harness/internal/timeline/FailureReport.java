@@ -3,9 +3,8 @@ package dev.ctk.harness.internal.timeline;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.internal.ThrowableText;
-import dev.ctk.harness.FailureContext;
-import dev.ctk.harness.TestCluster;
-import dev.ctk.harness.TestScope;
+import dev.ctk.harness.values.FailureContext;
+import dev.ctk.harness.values.TestCluster;
 import java.util.List;
 
 /**
@@ -28,15 +27,14 @@ public final class FailureReport {
    * Reports a failed test's scope; never throws for a view that cannot be read.
    *
    * @param context the failed test
-   * @param scope its scope
+   * @param cluster the cluster it ran against
+   * @param views the controllers it started or observed ({@code ControllerHarness.views()})
    * @param timeline what the scope recorded
    */
-  public static void publish(FailureContext context, TestScope scope, TimelineRecorder timeline) {
-    TestCluster cluster = scope.cluster();
+  public static void publish(FailureContext context, TestCluster cluster, List<ControllerView> views, TimelineRecorder timeline) {
     String where = cluster.mode().configName() + " mode, " + cluster.description()
         + ", namespace " + cluster.namespace();
     context.publish("ctk.cluster", where);
-    List<ControllerView> views = scope.harness().views();
     if (views.isEmpty()) {
       System.err.println("[ctk] " + context.displayName() + " failed (" + where + ")");
     }
@@ -48,7 +46,7 @@ public final class FailureReport {
       System.err.println("[ctk] " + context.displayName() + " failed (" + where + "); "
           + report);
     }
-    TimelineReport.publish(context, scope, timeline);
+    TimelineReport.publish(context, cluster, views, timeline);
   }
 
   /** The view's report, or a line saying it is unreadable followed by what it threw, whole. */

@@ -7,7 +7,7 @@ import dev.ctk.controller.ReconcileListener;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.TimeSource;
 import dev.ctk.controller.WorkQueueListener;
-import dev.ctk.harness.TestCluster;
+import dev.ctk.harness.values.TestCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

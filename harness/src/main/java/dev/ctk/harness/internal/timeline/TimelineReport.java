@@ -3,10 +3,9 @@ package dev.ctk.harness.internal.timeline;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
-import dev.ctk.harness.FailureContext;
-import dev.ctk.harness.TestCluster;
-import dev.ctk.harness.TestScope;
 import dev.ctk.harness.internal.SettingNames;
+import dev.ctk.harness.values.FailureContext;
+import dev.ctk.harness.values.TestCluster;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,13 +39,14 @@ public final class TimelineReport {
    * Publishes the timeline of a failed test; never throws (but for a {@link VirtualMachineError}).
    *
    * @param context the failed test's context
-   * @param scope its scope
+   * @param cluster the cluster it ran against
+   * @param views the controllers it started or observed ({@code ControllerHarness.views()})
    * @param recorder what the scope recorded
    */
-  public static void publish(FailureContext context, TestScope scope, TimelineRecorder recorder) {
+  public static void publish(FailureContext context, TestCluster cluster, List<ControllerView> views, TimelineRecorder recorder) {
     String text;
     try {
-      text = build(context, scope, recorder);
+      text = build(context, cluster, views, recorder);
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable e) {
@@ -62,8 +62,7 @@ public final class TimelineReport {
   }
 
   /** Reads every source, writes the HTML page and returns the text. */
-  private static String build(FailureContext context, TestScope scope, TimelineRecorder recorder) {
-    TestCluster cluster = scope.cluster();
+  private static String build(FailureContext context, TestCluster cluster, List<ControllerView> views, TimelineRecorder recorder) {
     Instant since = recorder.started();
     String mode = cluster.mode().configName() + " mode";
     List<String> notes = new ArrayList<>();
@@ -76,7 +75,7 @@ public final class TimelineReport {
           + "in " + mode + " (only ctk's fake API server keeps a request journal and a watch log)");
     }
     entries.addAll(recorder.controllerEntries(since, notes));
-    for (ControllerView view : scope.harness().views()) {
+    for (ControllerView view : views) {
       if (!recorder.listensTo(view)) {
         readReconcileLog(view, since, entries, notes);
       }
@@ -142,17 +141,8 @@ public final class TimelineReport {
    * @return the file
    */
   public static Path reportFile(String dir, String testClass, String displayName, String suffix) {
-    Path base = Path.of(dir == null ? SettingNames.DEFAULT_REPORT_DIR : dir);
-    return base.resolve(fileName(testClass)).resolve(fileName(displayName) + suffix).toAbsolutePath().normalize();
-  }
-
-  /** A display name as a file name: runs of other characters than letters, digits, {@code ._-} become {@code _}. */
-  public static String fileName(String text) {
-    String name = text.replaceAll("[^A-Za-z0-9._-]+", "_").replaceAll("^[_.]+|_+$", "");
-    if (name.length() > 120) {
-      name = name.substring(0, 120);
-    }
-    return name.isEmpty() ? "test" : name;
+    return FailureContext.reportFile(Path.of(dir == null ? SettingNames.DEFAULT_REPORT_DIR : dir), testClass,
+        displayName, suffix);
   }
 
   /** {@code java.lang.IllegalStateException: message}, in one line. */

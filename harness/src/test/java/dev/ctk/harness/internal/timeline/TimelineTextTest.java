@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.Vocabulary;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -130,10 +131,16 @@ class TimelineTextTest {
 
   @Test
   void should_turn_display_names_into_file_names() {
-    assertThat(TimelineReport.fileName("fails(KubernetesClient, ControllerHarness)"))
-        .isEqualTo("fails_KubernetesClient_ControllerHarness");
-    assertThat(TimelineReport.fileName("../[1] mode=fake")).isEqualTo("1_mode_fake");
-    assertThat(TimelineReport.fileName("()")).isEqualTo("test");
+    assertThat(fileName("fails(KubernetesClient, ControllerHarness)"))
+        .isEqualTo("fails_KubernetesClient_ControllerHarness.html");
+    assertThat(fileName("../[1] mode=fake")).isEqualTo("1_mode_fake.html");
+    assertThat(fileName("()")).isEqualTo("test.html");
+    assertThat(TimelineReport.reportFile("r", "a.B$C", "x", "-envtest.html"))
+        .isEqualTo(Path.of("r", "a.B_C", "x-envtest.html").toAbsolutePath());
+  }
+
+  private static String fileName(String displayName) {
+    return TimelineReport.reportFile("r", "a.B", displayName, ".html").getFileName().toString();
   }
 
   private static TimelineEntry entry(long ms, TimelineEntry.Kind kind, String source, String text,

@@ -1,4 +1,4 @@
-package dev.ctk.harness;
+package dev.ctk.harness.values;
 
 /**
  * How tests share clusters (fake mode) or namespaces (real modes).

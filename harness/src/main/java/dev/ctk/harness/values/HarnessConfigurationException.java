@@ -1,4 +1,4 @@
-package dev.ctk.harness;
+package dev.ctk.harness.values;
 
 /**
  * A test's setup cannot be used as given: a malformed manifest, a setting out of range, a customizer that returned

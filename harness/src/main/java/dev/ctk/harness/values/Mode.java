@@ -1,8 +1,8 @@
-package dev.ctk.harness;
+package dev.ctk.harness.values;
 
 /**
  * The API server a test runs against: chosen by {@code @ControllerTest(mode = ..)}, {@code ctk.mode} or {@code
- * CTK_MODE} with JUnit, or given to {@link TestScope.Builder#withMode(Mode)} without it.
+ * CTK_MODE} with JUnit, or given to {@link dev.ctk.harness.TestScope.Builder#withMode(Mode)} without it.
  *
  * @since 0.1.0
  */

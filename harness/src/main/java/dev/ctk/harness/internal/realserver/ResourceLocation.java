@@ -1,4 +1,4 @@
-package dev.ctk.harness.internal;
+package dev.ctk.harness.internal.realserver;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.ctk.harness;
+package dev.ctk.harness.values;
 
 /**
  * What a perturbation run does to a controller (issue 8). Each kind is one family of points that a campaign

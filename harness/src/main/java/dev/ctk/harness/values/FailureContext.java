@@ -1,11 +1,10 @@
-package dev.ctk.harness;
+package dev.ctk.harness.values;
 
-import dev.ctk.harness.internal.timeline.TimelineReport;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The failed test, as a test framework describes it to the harness's failure report ({@link TestScope#reportFailure}):
+ * The failed test, as a test framework describes it to the harness's failure report ({@link dev.ctk.harness.TestScope#reportFailure}):
  * its names, its failure, where its HTML timeline goes, and where report entries are published. ctk's JUnit extension
  * implements it over an {@code ExtensionContext}; {@link #of} gives one for any other framework, or none.
  *
@@ -44,8 +43,7 @@ public interface FailureContext {
    * @return the context
    */
   static FailureContext of(Class<?> testClass, String name, Throwable failure, Path reportDir) {
-    Path file = reportDir.resolve(TimelineReport.fileName(testClass.getName()))
-        .resolve(TimelineReport.fileName(name) + ".html").toAbsolutePath().normalize();
+    Path file = reportFile(reportDir, testClass.getName(), name, ".html");
     return new FailureContext() {
       @Override
       public String displayName() {
@@ -72,5 +70,29 @@ public interface FailureContext {
         // the report prints everything on standard error already
       }
     };
+  }
+
+  /**
+   * Where ctk writes a report of a test: {@code <reportDir>/<test class>/<display name><suffix>}, absolute, each
+   * name made a file name (runs of other characters than letters, digits and {@code ._-} become {@code _}, at most
+   * 120 characters).
+   *
+   * @param reportDir the report folder, e.g. {@code target/ctk-reports}
+   * @param testClass the test class's name
+   * @param displayName the test's display name
+   * @param suffix e.g. {@code .html} or {@code -envtest.html}
+   * @return the file
+   */
+  static Path reportFile(Path reportDir, String testClass, String displayName, String suffix) {
+    return reportDir.resolve(fileName(testClass)).resolve(fileName(displayName) + suffix).toAbsolutePath()
+        .normalize();
+  }
+
+  private static String fileName(String text) {
+    String name = text.replaceAll("[^A-Za-z0-9._-]+", "_").replaceAll("^[_.]+|_+$", "");
+    if (name.length() > 120) {
+      name = name.substring(0, 120);
+    }
+    return name.isEmpty() ? "test" : name;
   }
 }

@@ -1,4 +1,4 @@
-package dev.ctk.harness;
+package dev.ctk.harness.values;
 
 import dev.ctk.controller.TimeSource;
 import dev.ctk.controller.VirtualTime;
