@@ -114,7 +114,7 @@ final class MetaOptions {
     StringBuilder json = new StringBuilder("[");
     for (int i = 0; i < values.size(); i++) {
       go.append(i == 0 ? "" : ", ").append(GoText.quote(values.get(i)));
-      json.append(i == 0 ? "" : ",").append(GoText.json(values.get(i)));
+      json.append(i == 0 ? "" : ",").append(GoText.jsonString(values.get(i)));
     }
     go.append('}');
     json.append(']');
