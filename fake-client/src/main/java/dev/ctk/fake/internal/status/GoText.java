@@ -1,9 +1,13 @@
 package dev.ctk.fake.internal.status;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The one place that writes values as kube-apiserver's Go code prints them, so the fake's texts
@@ -14,102 +18,35 @@ import java.util.List;
  *   <li>strings: {@link #quote} (Go's {@code %q}: field errors, names in messages) and {@link #jsonString}
  *       ({@code encoding/json}: {@code managedFields}, annotations, field errors from 1.34);</li>
  *   <li>float64 numbers: {@link #floatText} ({@code %v}) and {@link #jsonFloat} ({@code encoding/json});</li>
- *   <li>whole values: {@link #value} ({@code %v}) and {@link #jsonText} ({@code encoding/json});</li>
- *   <li>kinds and types: {@link #jsonKind} ({@code encoding/json}'s "cannot unmarshal X") and {@link #typeName}.</li>
+ *   <li>whole values: {@link #value} and {@link #crdValue} ({@code %v}), {@link #goSyntax} ({@code %#v}),
+ *       {@link #fieldErrorValue} (the value of a field error), {@link #jsonText} and {@link #crdJsonText}
+ *       (JSON);</li>
+ *   <li>kinds and types: {@link #jsonKind} ({@code encoding/json}'s "cannot unmarshal X"), {@link #typeName} and
+ *       {@link #crdTypeName}.</li>
  * </ul>
+ * The {@code crd} methods print custom resource values for the schema checks; they hold numbers as kube decodes a
+ * custom resource ({@link #isInt64}), where {@link #value} and {@link #typeName}, used by the patch engines, keep
+ * every integer literal whole.
  *
- * <p>Example: for the JSON {@code {"b":"<x>","a":1.5e6}}, {@link #value} gives {@code map[a:1.5e+06 b:<x>]} and
- * {@link #jsonText} gives {@code {"a":1500000,"b":"\\u003cx\\u003e"}}.
+ * <p>Example: for the JSON {@code {"b":"<x>","a":1.5e6}}, {@link #value} gives {@code map[a:1.5e+06 b:<x>]},
+ * {@link #goSyntax} gives {@code map[string]interface {}{"a":1.5e+06, "b":"<x>"}} and {@link #jsonText} gives
+ * {@code {"a":1500000,"b":"\\u003cx\\u003e"}}.
  *
  * @since 0.1.0
  */
 public final class GoText {
 
+  /** How a JSON writer spells strings (keys included) and numbers. */
+  private record JsonSpelling(UnaryOperator<String> string, Function<JsonNode, String> number) {
+  }
+
+  private static final JsonSpelling ENCODING_JSON = new JsonSpelling(GoText::jsonString,
+      node -> node.isIntegralNumber() ? node.bigIntegerValue().toString() : jsonFloat(node.doubleValue()));
+
+  private static final JsonSpelling CRD_JSON = new JsonSpelling(text -> new TextNode(text).toString(),
+      node -> floatText(node.doubleValue()));
+
   private GoText() {}
-
-  /** The word {@code encoding/json} uses for a JSON value in "cannot unmarshal X into ...". */
-  public static String jsonKind(JsonNode node) {
-    if (node.isObject()) {
-      return "object";
-    }
-    if (node.isArray()) {
-      return "array";
-    }
-    if (node.isTextual()) {
-      return "string";
-    }
-    if (node.isNumber()) {
-      return "number";
-    }
-    if (node.isBoolean()) {
-      return "bool";
-    }
-    return "null";
-  }
-
-  /** {@code reflect.TypeOf(v).String()} for a JSON value decoded by kube (ints stay int64). */
-  public static String typeName(JsonNode node) {
-    if (node == null || node.isNull() || node.isMissingNode()) {
-      return "%!s(<nil>)";
-    }
-    if (node.isObject()) {
-      return "map[string]interface {}";
-    }
-    if (node.isArray()) {
-      return "[]interface {}";
-    }
-    if (node.isTextual()) {
-      return "string";
-    }
-    if (node.isBoolean()) {
-      return "bool";
-    }
-    if (node.isIntegralNumber()) {
-      return "int64";
-    }
-    return "float64";
-  }
-
-  /** Go's {@code fmt.Sprintf("%v", v)} of a JSON value decoded into {@code interface{}}. */
-  public static String value(JsonNode node) {
-    StringBuilder out = new StringBuilder();
-    append(out, node);
-    return out.toString();
-  }
-
-  private static void append(StringBuilder out, JsonNode node) {
-    if (node == null || node.isNull() || node.isMissingNode()) {
-      out.append("<nil>");
-    } else if (node.isObject()) {
-      List<String> keys = sortedKeys(node);
-      out.append("map[");
-      for (int i = 0; i < keys.size(); i++) {
-        if (i > 0) {
-          out.append(' ');
-        }
-        out.append(keys.get(i)).append(':');
-        append(out, node.get(keys.get(i)));
-      }
-      out.append(']');
-    } else if (node.isArray()) {
-      out.append('[');
-      for (int i = 0; i < node.size(); i++) {
-        if (i > 0) {
-          out.append(' ');
-        }
-        append(out, node.get(i));
-      }
-      out.append(']');
-    } else if (node.isTextual()) {
-      out.append(node.textValue());
-    } else if (node.isIntegralNumber()) {
-      out.append(node.bigIntegerValue());
-    } else if (node.isNumber()) {
-      out.append(floatText(node.doubleValue()));
-    } else {
-      out.append(node.asText());
-    }
-  }
 
   /**
    * Go's {@code %q} ({@code strconv.Quote}): a double-quoted string with Go's escapes ({@code \"}, {@code \n},
@@ -117,33 +54,7 @@ public final class GoText {
    * and in structured-merge-diff field paths.
    */
   public static String quote(String text) {
-    StringBuilder out = new StringBuilder("\"");
-    text.codePoints().forEach(c -> {
-      switch (c) {
-        case '"':
-          out.append("\\\"");
-          break;
-        case '\\':
-          out.append("\\\\");
-          break;
-        case '\n':
-          out.append("\\n");
-          break;
-        case '\r':
-          out.append("\\r");
-          break;
-        case '\t':
-          out.append("\\t");
-          break;
-        default:
-          if (c < 0x20 || c == 0x7f) {
-            out.append(String.format("\\x%02x", c));
-          } else {
-            out.appendCodePoint(c);
-          }
-      }
-    });
-    return out.append('"').toString();
+    return quoted(text, c -> c < 0x20 || c == 0x7f, "\\x%02x");
   }
 
   /**
@@ -154,6 +65,12 @@ public final class GoText {
    * {@code "a<b"}.
    */
   public static String jsonString(String text) {
+    return quoted(text, c -> c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029,
+        "\\u%04x");
+  }
+
+  /** A double-quoted string: {@code "}, {@code \}, newline, return and tab escaped, the others in {@code format}. */
+  private static String quoted(String text, IntPredicate escaped, String format) {
     StringBuilder out = new StringBuilder("\"");
     text.codePoints().forEach(c -> {
       switch (c) {
@@ -163,8 +80,8 @@ public final class GoText {
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
         default -> {
-          if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
-            out.append(String.format("\\u%04x", c));
+          if (escaped.test(c)) {
+            out.append(String.format(format, c));
           } else {
             out.appendCodePoint(c);
           }
@@ -172,6 +89,15 @@ public final class GoText {
       }
     });
     return out.append('"').toString();
+  }
+
+  /**
+   * Whether kube holds this JSON number as an {@code int64}: an integer literal that fits. Kube decodes custom
+   * resources so (any other number becomes a {@code float64}), which decides the texts of the {@code crd} methods and
+   * the schema's {@code integer} type.
+   */
+  public static boolean isInt64(JsonNode node) {
+    return node.isIntegralNumber() && node.canConvertToLong();
   }
 
   /**
@@ -216,7 +142,7 @@ public final class GoText {
     return decimal.precision() - decimal.scale() - 1;
   }
 
-  /** {@code d.ddde+XX}; {@code %e} writes at least two exponent digits, {@code encoding/json} drops a negative one's 0. */
+  /** {@code d.ddde+XX}: {@code %e} writes two exponent digits or more, {@code encoding/json} a negative one bare. */
   private static String exponentForm(BigDecimal decimal, boolean padNegative) {
     String digits = decimal.unscaledValue().abs().toString();
     int exponent = exponent(decimal);
@@ -232,6 +158,160 @@ public final class GoText {
     return text.append(magnitude).toString();
   }
 
+  /** The word {@code encoding/json} uses for a JSON value in "cannot unmarshal X into ...". */
+  public static String jsonKind(JsonNode node) {
+    if (node.isObject()) {
+      return "object";
+    }
+    if (node.isArray()) {
+      return "array";
+    }
+    if (node.isTextual()) {
+      return "string";
+    }
+    if (node.isNumber()) {
+      return "number";
+    }
+    if (node.isBoolean()) {
+      return "bool";
+    }
+    return "null";
+  }
+
+  /**
+   * {@code %s} of {@code reflect.TypeOf(v)} for a decoded JSON value, as the strategic merge patch errors print it
+   * ({@code expected a map, but received a []interface {}}): every integer literal is an {@code int64}, a missing
+   * value {@code %!s(<nil>)}.
+   */
+  public static String typeName(JsonNode node) {
+    return node == null || node.isNull() || node.isMissingNode() ? "%!s(<nil>)" : typeOf(node, true);
+  }
+
+  /**
+   * Go's {@code %T} of a custom resource value as kube decodes it ({@link #isInt64}): {@code int64},
+   * {@code float64}, {@code string}, {@code map[string]interface {}}, {@code <nil>}. Kube prints it in the scale
+   * subresource's accessor errors ({@code oops is of the type string}).
+   */
+  public static String crdTypeName(JsonNode node) {
+    return node == null || node.isNull() ? "<nil>" : typeOf(node, false);
+  }
+
+  private static String typeOf(JsonNode node, boolean wholeIntegers) {
+    if (node.isObject()) {
+      return "map[string]interface {}";
+    }
+    if (node.isArray()) {
+      return "[]interface {}";
+    }
+    if (node.isTextual()) {
+      return "string";
+    }
+    if (node.isBoolean()) {
+      return "bool";
+    }
+    return node.isIntegralNumber() && (wholeIntegers || node.canConvertToLong()) ? "int64" : "float64";
+  }
+
+  /**
+   * Go's {@code %v} of a decoded JSON value as the strategic merge patch errors print it: {@code map[a:1 b:x]}
+   * (keys sorted), {@code [x y]}, strings bare, {@code <nil>}; integer literals whole, other numbers as
+   * {@link #floatText}.
+   */
+  public static String value(JsonNode node) {
+    StringBuilder out = new StringBuilder();
+    appendValue(out, node, true);
+    return out.toString();
+  }
+
+  /**
+   * Go's {@code %v} of a custom resource value as kube decodes it: as {@link #value}, but an integer beyond
+   * {@code int64} is a float64 ({@link #isInt64}). Kube prints it in the schema's {@code should be one of [a b]} and
+   * the scale subresource's accessor errors.
+   */
+  public static String crdValue(JsonNode node) {
+    StringBuilder out = new StringBuilder();
+    appendValue(out, node, false);
+    return out.toString();
+  }
+
+  private static void appendValue(StringBuilder out, JsonNode node, boolean wholeIntegers) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
+      out.append("<nil>");
+    } else if (node.isObject()) {
+      List<String> keys = sortedKeys(node);
+      out.append("map[");
+      for (int i = 0; i < keys.size(); i++) {
+        out.append(i == 0 ? "" : " ").append(keys.get(i)).append(':');
+        appendValue(out, node.get(keys.get(i)), wholeIntegers);
+      }
+      out.append(']');
+    } else if (node.isArray()) {
+      out.append('[');
+      for (int i = 0; i < node.size(); i++) {
+        out.append(i == 0 ? "" : " ");
+        appendValue(out, node.get(i), wholeIntegers);
+      }
+      out.append(']');
+    } else if (node.isTextual()) {
+      out.append(node.textValue());
+    } else {
+      out.append(scalar(node, wholeIntegers));
+    }
+  }
+
+  /** {@code %v} of a number or boolean. */
+  private static String scalar(JsonNode node, boolean wholeIntegers) {
+    if (node.isBoolean()) {
+      return Boolean.toString(node.booleanValue());
+    }
+    if (node.isIntegralNumber() && (wholeIntegers || node.canConvertToLong())) {
+      return node.bigIntegerValue().toString();
+    }
+    return floatText(node.doubleValue());
+  }
+
+  /**
+   * Go's {@code %#v} of a custom resource value as kube decodes it: {@code map[string]interface {}{"a":1}} (keys
+   * sorted), {@code []interface {}{"x", 1.5}}, {@code interface {}(nil)}. Kube prints maps and lists so in field
+   * errors ({@link #fieldErrorValue}).
+   */
+  public static String goSyntax(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return "interface {}(nil)";
+    }
+    if (node.isObject()) {
+      List<String> keys = sortedKeys(node);
+      StringBuilder out = new StringBuilder("map[string]interface {}{");
+      for (int i = 0; i < keys.size(); i++) {
+        out.append(i == 0 ? "" : ", ").append(quote(keys.get(i))).append(':').append(goSyntax(node.get(keys.get(i))));
+      }
+      return out.append('}').toString();
+    }
+    if (node.isArray()) {
+      StringBuilder out = new StringBuilder("[]interface {}{");
+      for (int i = 0; i < node.size(); i++) {
+        out.append(i == 0 ? "" : ", ").append(goSyntax(node.get(i)));
+      }
+      return out.append('}').toString();
+    }
+    return node.isTextual() ? quote(node.textValue()) : scalar(node, false);
+  }
+
+  /**
+   * The value part of a field error ({@code field.Invalid} and its kin) for a custom resource value: numbers and
+   * booleans with {@code %v} ({@code 3}, {@code 1.5}, {@code true}), strings with {@code %q}, a missing value as
+   * {@code "null"}, maps and lists as {@link #goSyntax}.
+   */
+  public static String fieldErrorValue(JsonNode node) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
+      return quote("null");
+    }
+    if (node.isTextual()) {
+      return quote(node.textValue());
+    }
+    return node.isNumber() || node.isBoolean() ? scalar(node, false) : goSyntax(node);
+  }
+
   /**
    * Compact JSON of a value as Go's {@code encoding/json} writes it: map keys sorted, strings as {@link #jsonString},
    * integer literals as written, other numbers as {@link #jsonFloat}, a missing value as {@code null}. Kube writes
@@ -240,34 +320,45 @@ public final class GoText {
    */
   public static String jsonText(JsonNode node) {
     StringBuilder out = new StringBuilder();
-    appendJson(out, node);
+    appendJson(out, node, ENCODING_JSON);
     return out.toString();
   }
 
-  private static void appendJson(StringBuilder out, JsonNode node) {
+  /**
+   * The JSON the schema checks print for a custom resource value: the non-string values of an {@code enum} in
+   * {@code supported values: "1", "{\"a\":true}"}, and the identity of a {@code set} list's items. The layout of
+   * {@link #jsonText} (keys sorted), but every number as {@link #floatText} ({@code 1e+06}) and strings escaped as
+   * Jackson escapes them ({@code <} left as it is). Kube's {@code json.Marshal} writes {@code 1000000} and
+   * {@code \\u003c}; this text is kept as the fake has printed it.
+   */
+  public static String crdJsonText(JsonNode node) {
+    StringBuilder out = new StringBuilder();
+    appendJson(out, node, CRD_JSON);
+    return out.toString();
+  }
+
+  private static void appendJson(StringBuilder out, JsonNode node, JsonSpelling spelling) {
     if (node == null || node.isNull() || node.isMissingNode()) {
       out.append("null");
     } else if (node.isTextual()) {
-      out.append(jsonString(node.textValue()));
-    } else if (node.isIntegralNumber()) {
-      out.append(node.bigIntegerValue());
+      out.append(spelling.string().apply(node.textValue()));
     } else if (node.isNumber()) {
-      out.append(jsonFloat(node.doubleValue()));
+      out.append(spelling.number().apply(node));
     } else if (node.isBoolean()) {
       out.append(node.booleanValue());
     } else if (node.isArray()) {
       out.append('[');
       for (int i = 0; i < node.size(); i++) {
         out.append(i == 0 ? "" : ",");
-        appendJson(out, node.get(i));
+        appendJson(out, node.get(i), spelling);
       }
       out.append(']');
     } else {
       out.append('{');
       List<String> keys = sortedKeys(node);
       for (int i = 0; i < keys.size(); i++) {
-        out.append(i == 0 ? "" : ",").append(jsonString(keys.get(i))).append(':');
-        appendJson(out, node.get(keys.get(i)));
+        out.append(i == 0 ? "" : ",").append(spelling.string().apply(keys.get(i))).append(':');
+        appendJson(out, node.get(keys.get(i)), spelling);
       }
       out.append('}');
     }

@@ -64,8 +64,58 @@ class GoTextTest {
     assertThat(GoText.value(json("{\"b\":[\"x y\",2,1.5e6,null,false],\"a\":{\"c\":0.25}}")))
         .isEqualTo("map[a:map[c:0.25] b:[x y 2 1.5e+06 <nil> false]]");
     assertThat(GoText.value(null)).isEqualTo("<nil>");
-    // an integer beyond int64 keeps its digits here; kube's decoder would hold it as a float64
+    // an integer beyond int64 keeps its digits here (crdValue prints it as the float64 kube's decoder makes of it)
     assertThat(GoText.value(json("12345678901234567890"))).isEqualTo("12345678901234567890");
+  }
+
+  @Test
+  void crdValue_isPercentV_withIntegersBeyondInt64AsFloat64() {
+    assertThat(GoText.crdValue(json("{\"b\":[\"x y\",2,9223372036854775808,null,false],\"a\":1.5e6}")))
+        .isEqualTo("map[a:1.5e+06 b:[x y 2 9.223372036854776e+18 <nil> false]]");
+    assertThat(GoText.crdValue(null)).isEqualTo("<nil>");
+  }
+
+  @Test
+  void goSyntax_isGosPercentSharpV_ofADecodedValue() {
+    assertThat(GoText.goSyntax(json("{\"b\":[\"x\",1.5,true,null],\"a\":{\"c\":1}}")))
+        .isEqualTo("map[string]interface {}{\"a\":map[string]interface {}{\"c\":1}, "
+            + "\"b\":[]interface {}{\"x\", 1.5, true, interface {}(nil)}}");
+    assertThat(GoText.goSyntax(null)).isEqualTo("interface {}(nil)");
+    assertThat(GoText.goSyntax(json("1e6"))).isEqualTo("1e+06");
+  }
+
+  @Test
+  void fieldErrorValue_quotesStrings_printsScalarsPlain_andMapsAndListsAsGoSyntax() {
+    assertThat(List.of(GoText.fieldErrorValue(json("3")), GoText.fieldErrorValue(json("1.5")),
+        GoText.fieldErrorValue(json("1e6")), GoText.fieldErrorValue(json("true")),
+        GoText.fieldErrorValue(json("\"web\"")), GoText.fieldErrorValue(json("null")), GoText.fieldErrorValue(null),
+        GoText.fieldErrorValue(json("[1,\"a\"]"))))
+        .containsExactly("3", "1.5", "1e+06", "true", "\"web\"", "\"null\"", "\"null\"",
+            "[]interface {}{1, \"a\"}");
+  }
+
+  @Test
+  void crdJsonText_sortsKeys_butPrintsNumbersAsPercentV_andStringsAsJacksonDoes() {
+    // kube's json.Marshal would write 1000000 and "\u003cx\u003e"; the schema checks' text is kept as it was
+    assertThat(GoText.crdJsonText(json("{\"b\":\"<x>\",\"a\":[1,1.5,1000000,true,null]}")))
+        .isEqualTo("{\"a\":[1,1.5,1e+06,true,null],\"b\":\"<x>\"}");
+  }
+
+  @Test
+  void isInt64_isAnIntegerLiteralThatFits() {
+    assertThat(List.of(GoText.isInt64(json("1")), GoText.isInt64(json("-9223372036854775808")),
+        GoText.isInt64(json("9223372036854775808")), GoText.isInt64(json("1.0")), GoText.isInt64(json("\"1\""))))
+        .containsExactly(true, true, false, false, false);
+  }
+
+  @Test
+  void crdTypeName_isGosPercentT_withIntegersBeyondInt64AsFloat64() {
+    assertThat(List.of(GoText.crdTypeName(json("{}")), GoText.crdTypeName(json("[]")),
+        GoText.crdTypeName(json("\"x\"")), GoText.crdTypeName(json("true")), GoText.crdTypeName(json("1")),
+        GoText.crdTypeName(json("9223372036854775808")), GoText.crdTypeName(json("1.5")),
+        GoText.crdTypeName(json("null")), GoText.crdTypeName(null)))
+        .containsExactly("map[string]interface {}", "[]interface {}", "string", "bool", "int64", "float64",
+            "float64", "<nil>", "<nil>");
   }
 
   @Test
