@@ -18,9 +18,9 @@ import java.util.function.UnaryOperator;
  *   <li>strings: {@link #quote} (Go's {@code %q}: field errors, names in messages) and {@link #jsonString}
  *       ({@code encoding/json}: {@code managedFields}, annotations, field errors from 1.34);</li>
  *   <li>float64 numbers: {@link #floatText} ({@code %v}) and {@link #jsonFloat} ({@code encoding/json});</li>
- *   <li>whole values: {@link #value} and {@link #crdValue} ({@code %v}), {@link #goSyntax} ({@code %#v}),
- *       {@link #fieldErrorValue} (the value of a field error), {@link #jsonText} and {@link #crdJsonText}
- *       (JSON);</li>
+ *   <li>whole values: {@link #value} and {@link #crdValue} ({@code %v}), {@link #goSyntax} and
+ *       {@link #stringSlice} ({@code %#v}), {@link #fieldErrorValue} (the value of a field error),
+ *       {@link #jsonText} and {@link #crdJsonText} (JSON);</li>
  *   <li>kinds and types: {@link #jsonKind} ({@code encoding/json}'s "cannot unmarshal X"), {@link #typeName} and
  *       {@link #crdTypeName}.</li>
  * </ul>
@@ -310,6 +310,17 @@ public final class GoText {
       return quote(node.textValue());
     }
     return node.isNumber() || node.isBoolean() ? scalar(node, false) : goSyntax(node);
+  }
+
+  /**
+   * Go's {@code %#v} of a {@code []string}: {@code []string{"a", "b"}}, or {@code []string(nil)} for {@code null}.
+   * Kube prints string lists so in field errors up to 1.33 ({@code spec.clusterIPs}, {@code dryRun}).
+   */
+  public static String stringSlice(List<String> values) {
+    if (values == null) {
+      return "[]string(nil)";
+    }
+    return "[]string{" + String.join(", ", values.stream().map(GoText::quote).toList()) + "}";
   }
 
   /**

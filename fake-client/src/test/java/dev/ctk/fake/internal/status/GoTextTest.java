@@ -48,6 +48,13 @@ class GoTextTest {
   }
 
   @Test
+  void stringSlice_isGosPercentSharpV_ofAStringSlice() {
+    assertThat(GoText.stringSlice(List.of("10.96.0.10", "a\"b"))).isEqualTo("[]string{\"10.96.0.10\", \"a\\\"b\"}");
+    assertThat(GoText.stringSlice(List.of())).isEqualTo("[]string{}");
+    assertThat(GoText.stringSlice(null)).isEqualTo("[]string(nil)");
+  }
+
+  @Test
   void jsonText_sortsKeys_keepsIntegers_writesFloatsAndStringsAsEncodingJson() {
     JsonNode value = json("""
         {"b":"<x>","a":[1,1.5,1e6,1e21,true,null,{"z":12345678901234567890,"y":"\\u2028"}]}""");
