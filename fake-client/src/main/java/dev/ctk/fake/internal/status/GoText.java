@@ -36,15 +36,29 @@ import java.util.function.UnaryOperator;
  */
 public final class GoText {
 
-  /** How a JSON writer spells strings (keys included) and numbers. */
-  private record JsonSpelling(UnaryOperator<String> string, Function<JsonNode, String> number) {
+  /**
+   * One way of printing a value: what it writes for nil, around maps and lists, between items, for a map key and for a
+   * string, number or boolean. The walk over the value ({@link #print}) is the same for every way.
+   */
+  private record Printing(String nil, String mapOpen, String mapClose, String listOpen, String listClose,
+      String separator, UnaryOperator<String> key, Function<JsonNode, String> scalar) {
   }
 
-  private static final JsonSpelling ENCODING_JSON = new JsonSpelling(GoText::jsonString,
-      node -> node.isIntegralNumber() ? node.bigIntegerValue().toString() : jsonFloat(node.doubleValue()));
+  private static final Printing VALUE = new Printing("<nil>", "map[", "]", "[", "]", " ", key -> key,
+      node -> node.isTextual() ? node.textValue() : scalar(node, true));
 
-  private static final JsonSpelling CRD_JSON = new JsonSpelling(text -> new TextNode(text).toString(),
-      node -> floatText(node.doubleValue()));
+  private static final Printing CRD_VALUE = new Printing("<nil>", "map[", "]", "[", "]", " ", key -> key,
+      node -> node.isTextual() ? node.textValue() : scalar(node, false));
+
+  private static final Printing GO_SYNTAX = new Printing("interface {}(nil)", "map[string]interface {}{", "}",
+      "[]interface {}{", "}", ", ", GoText::quote,
+      node -> node.isTextual() ? quote(node.textValue()) : scalar(node, false));
+
+  private static final Printing ENCODING_JSON = new Printing("null", "{", "}", "[", "]", ",", GoText::jsonString,
+      GoText::jsonScalar);
+
+  private static final Printing CRD_JSON = new Printing("null", "{", "}", "[", "]", ",", GoText::jacksonString,
+      GoText::crdJsonScalar);
 
   private GoText() {}
 
@@ -218,9 +232,7 @@ public final class GoText {
    * {@link #floatText}.
    */
   public static String value(JsonNode node) {
-    StringBuilder out = new StringBuilder();
-    appendValue(out, node, true);
-    return out.toString();
+    return print(node, VALUE);
   }
 
   /**
@@ -229,34 +241,7 @@ public final class GoText {
    * the scale subresource's accessor errors.
    */
   public static String crdValue(JsonNode node) {
-    StringBuilder out = new StringBuilder();
-    appendValue(out, node, false);
-    return out.toString();
-  }
-
-  private static void appendValue(StringBuilder out, JsonNode node, boolean wholeIntegers) {
-    if (node == null || node.isNull() || node.isMissingNode()) {
-      out.append("<nil>");
-    } else if (node.isObject()) {
-      List<String> keys = sortedKeys(node);
-      out.append("map[");
-      for (int i = 0; i < keys.size(); i++) {
-        out.append(i == 0 ? "" : " ").append(keys.get(i)).append(':');
-        appendValue(out, node.get(keys.get(i)), wholeIntegers);
-      }
-      out.append(']');
-    } else if (node.isArray()) {
-      out.append('[');
-      for (int i = 0; i < node.size(); i++) {
-        out.append(i == 0 ? "" : " ");
-        appendValue(out, node.get(i), wholeIntegers);
-      }
-      out.append(']');
-    } else if (node.isTextual()) {
-      out.append(node.textValue());
-    } else {
-      out.append(scalar(node, wholeIntegers));
-    }
+    return print(node, CRD_VALUE);
   }
 
   /** {@code %v} of a number or boolean. */
@@ -276,25 +261,7 @@ public final class GoText {
    * errors ({@link #fieldErrorValue}).
    */
   public static String goSyntax(JsonNode node) {
-    if (node == null || node.isNull()) {
-      return "interface {}(nil)";
-    }
-    if (node.isObject()) {
-      List<String> keys = sortedKeys(node);
-      StringBuilder out = new StringBuilder("map[string]interface {}{");
-      for (int i = 0; i < keys.size(); i++) {
-        out.append(i == 0 ? "" : ", ").append(quote(keys.get(i))).append(':').append(goSyntax(node.get(keys.get(i))));
-      }
-      return out.append('}').toString();
-    }
-    if (node.isArray()) {
-      StringBuilder out = new StringBuilder("[]interface {}{");
-      for (int i = 0; i < node.size(); i++) {
-        out.append(i == 0 ? "" : ", ").append(goSyntax(node.get(i)));
-      }
-      return out.append('}').toString();
-    }
-    return node.isTextual() ? quote(node.textValue()) : scalar(node, false);
+    return print(node, GO_SYNTAX);
   }
 
   /**
@@ -330,9 +297,7 @@ public final class GoText {
    * {@code last-applied-configuration} annotation.
    */
   public static String jsonText(JsonNode node) {
-    StringBuilder out = new StringBuilder();
-    appendJson(out, node, ENCODING_JSON);
-    return out.toString();
+    return print(node, ENCODING_JSON);
   }
 
   /**
@@ -343,35 +308,59 @@ public final class GoText {
    * {@code \\u003c}; this text is kept as the fake has printed it.
    */
   public static String crdJsonText(JsonNode node) {
+    return print(node, CRD_JSON);
+  }
+
+  /** {@code encoding/json} of a string, number or boolean. */
+  private static String jsonScalar(JsonNode node) {
+    if (node.isTextual()) {
+      return jsonString(node.textValue());
+    }
+    if (node.isIntegralNumber()) {
+      return node.bigIntegerValue().toString();
+    }
+    return node.isNumber() ? jsonFloat(node.doubleValue()) : Boolean.toString(node.booleanValue());
+  }
+
+  /** {@link #crdJsonText}'s string, number or boolean. */
+  private static String crdJsonScalar(JsonNode node) {
+    if (node.isTextual()) {
+      return jacksonString(node.textValue());
+    }
+    return node.isNumber() ? floatText(node.doubleValue()) : node.toString();
+  }
+
+  /** A string as Jackson writes it in JSON ({@code <}, {@code >} and {@code &} left as they are). */
+  private static String jacksonString(String text) {
+    return new TextNode(text).toString();
+  }
+
+  private static String print(JsonNode node, Printing printing) {
     StringBuilder out = new StringBuilder();
-    appendJson(out, node, CRD_JSON);
+    print(out, node, printing);
     return out.toString();
   }
 
-  private static void appendJson(StringBuilder out, JsonNode node, JsonSpelling spelling) {
+  private static void print(StringBuilder out, JsonNode node, Printing printing) {
     if (node == null || node.isNull() || node.isMissingNode()) {
-      out.append("null");
-    } else if (node.isTextual()) {
-      out.append(spelling.string().apply(node.textValue()));
-    } else if (node.isNumber()) {
-      out.append(spelling.number().apply(node));
-    } else if (node.isBoolean()) {
-      out.append(node.booleanValue());
-    } else if (node.isArray()) {
-      out.append('[');
-      for (int i = 0; i < node.size(); i++) {
-        out.append(i == 0 ? "" : ",");
-        appendJson(out, node.get(i), spelling);
-      }
-      out.append(']');
-    } else {
-      out.append('{');
+      out.append(printing.nil());
+    } else if (node.isObject()) {
       List<String> keys = sortedKeys(node);
+      out.append(printing.mapOpen());
       for (int i = 0; i < keys.size(); i++) {
-        out.append(i == 0 ? "" : ",").append(spelling.string().apply(keys.get(i))).append(':');
-        appendJson(out, node.get(keys.get(i)), spelling);
+        out.append(i == 0 ? "" : printing.separator()).append(printing.key().apply(keys.get(i))).append(':');
+        print(out, node.get(keys.get(i)), printing);
       }
-      out.append('}');
+      out.append(printing.mapClose());
+    } else if (node.isArray()) {
+      out.append(printing.listOpen());
+      for (int i = 0; i < node.size(); i++) {
+        out.append(i == 0 ? "" : printing.separator());
+        print(out, node.get(i), printing);
+      }
+      out.append(printing.listClose());
+    } else {
+      out.append(printing.scalar().apply(node));
     }
   }
 
