@@ -172,7 +172,11 @@ public final class GoText {
     return text.append(magnitude).toString();
   }
 
-  /** The word {@code encoding/json} uses for a JSON value in "cannot unmarshal X into ...". */
+  /**
+   * The word {@code encoding/json} uses for a JSON value in "cannot unmarshal X into ...": {@code object},
+   * {@code array}, {@code string}, {@code number}, {@code bool}, {@code null}. Kube answers so for patch and request
+   * bodies of the wrong shape ({@code json: cannot unmarshal array into Go value of type map[string]interface {}}).
+   */
   public static String jsonKind(JsonNode node) {
     if (node.isObject()) {
       return "object";
