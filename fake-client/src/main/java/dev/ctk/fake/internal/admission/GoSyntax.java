@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Go's {@code %#v} of the few values kube prints in {@code Invalid value: ...} texts: a label selector
- * ({@code v1.LabelSelector{MatchLabels:map[string]string{"app":"web"},
- * MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}),
- * a {@code map[string]string} (keys sorted, as Go's fmt prints maps) and a {@code []string}.
+ * The few typed values kube prints in {@code Invalid value: ...} texts of built-in kinds, in Go syntax ({@code %#v})
+ * and as JSON: a label selector ({@code v1.LabelSelector{MatchLabels:map[string]string{"app":"web"},
+ * MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}), a {@code map[string]string} (keys sorted, as Go's fmt
+ * prints maps) and a {@code []string} ({@link GoText#stringSlice}). Strings are quoted with {@link GoText#quote} in
+ * both printings; in the JSON one kube's {@code json.Marshal} writes {@code <}, {@code >}, {@code &} and control
+ * characters as {@link GoText#jsonString} does, so a value holding them is printed differently from kube.
  */
 final class GoSyntax {
 
@@ -68,29 +70,14 @@ final class GoSyntax {
 
   /** {@code {"a":"1","b":"2"}} (keys sorted, as Go marshals a map), or {@code null} when absent. */
   private static String stringMapJson(JsonNode map) {
-    if (map == null || map.isNull() || !map.isObject()) {
-      return "null";
-    }
-    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(map.properties());
-    entries.sort(Map.Entry.comparingByKey());
-    StringBuilder out = new StringBuilder("{");
-    for (int i = 0; i < entries.size(); i++) {
-      out.append(i == 0 ? "" : ",").append(GoText.quote(entries.get(i).getKey())).append(':')
-          .append(GoText.quote(entries.get(i).getValue().asText("")));
-    }
-    return out.append('}').toString();
+    List<String> entries = entries(map);
+    return entries == null ? "null" : "{" + String.join(",", entries) + "}";
   }
 
   /** {@code ["a","b"]}, or {@code null} when absent. */
   private static String stringSliceJson(JsonNode array) {
-    if (array == null || array.isNull() || !array.isArray()) {
-      return "null";
-    }
-    StringBuilder out = new StringBuilder("[");
-    for (int i = 0; i < array.size(); i++) {
-      out.append(i == 0 ? "" : ",").append(GoText.quote(array.get(i).asText("")));
-    }
-    return out.append(']').toString();
+    List<String> values = strings(array);
+    return values == null ? "null" : "[" + String.join(",", values.stream().map(GoText::quote).toList()) + "]";
   }
 
   /** {@code v1.LabelSelector{...}} of a JSON label selector. */
@@ -117,28 +104,32 @@ final class GoSyntax {
 
   /** {@code map[string]string{"a":"1", "b":"2"}}, or {@code map[string]string(nil)} when absent. */
   static String stringMap(JsonNode map) {
-    if (map == null || map.isNull() || !map.isObject()) {
-      return "map[string]string(nil)";
-    }
-    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(map.properties());
-    entries.sort(Map.Entry.comparingByKey());
-    StringBuilder out = new StringBuilder("map[string]string{");
-    for (int i = 0; i < entries.size(); i++) {
-      out.append(i == 0 ? "" : ", ").append(GoText.quote(entries.get(i).getKey())).append(':')
-          .append(GoText.quote(entries.get(i).getValue().asText("")));
-    }
-    return out.append('}').toString();
+    List<String> entries = entries(map);
+    return entries == null ? "map[string]string(nil)" : "map[string]string{" + String.join(", ", entries) + "}";
   }
 
   /** {@code []string{"a", "b"}}, or {@code []string(nil)} when absent. */
   static String stringSlice(JsonNode array) {
+    return GoText.stringSlice(strings(array));
+  }
+
+  /** A map's {@code "key":"value"} entries, keys sorted; {@code null} when the map is absent. */
+  private static List<String> entries(JsonNode map) {
+    if (map == null || map.isNull() || !map.isObject()) {
+      return null;
+    }
+    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(map.properties());
+    entries.sort(Map.Entry.comparingByKey());
+    return entries.stream().map(e -> GoText.quote(e.getKey()) + ":" + GoText.quote(e.getValue().asText(""))).toList();
+  }
+
+  /** An array's items as strings; {@code null} when the array is absent. */
+  private static List<String> strings(JsonNode array) {
     if (array == null || array.isNull() || !array.isArray()) {
-      return "[]string(nil)";
+      return null;
     }
-    StringBuilder out = new StringBuilder("[]string{");
-    for (int i = 0; i < array.size(); i++) {
-      out.append(i == 0 ? "" : ", ").append(GoText.quote(array.get(i).asText("")));
-    }
-    return out.append('}').toString();
+    List<String> values = new ArrayList<>();
+    array.forEach(value -> values.add(value.asText("")));
+    return values;
   }
 }

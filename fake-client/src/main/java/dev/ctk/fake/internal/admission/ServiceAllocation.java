@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -49,7 +50,7 @@ final class ServiceAllocation {
             "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
         return errors;
       }
-      String rendered = "[]string{" + GoText.quote(clusterIp) + "}";
+      String rendered = GoText.stringSlice(List.of(clusterIp));
       if (address < BASE || address >= BASE + SIZE) {
         errors.invalidRendered("spec.clusterIPs", rendered, "failed to allocate IP " + clusterIp
             + ": the provided IP (" + clusterIp + ") is not in the valid range. The range of valid IPs is "

@@ -2,7 +2,6 @@ package dev.ctk.fake.internal.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.status.GoText;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -10,9 +9,9 @@ import java.util.Map;
 
 /**
  * JSON values as kube's structured-merge-diff sees them: one total order over every value (numbers first, then
- * strings, booleans, lists, maps, null), equality under that order ({@code 1} equals {@code 1.0}), the text a
- * value has inside a field path ({@code "nginx"}, {@code 80}) and the compact JSON Go's {@code encoding/json}
- * writes (map keys sorted, {@code <}, {@code >} and {@code &} escaped).
+ * strings, booleans, lists, maps, null), equality under that order ({@code 1} equals {@code 1.0}) and the text a
+ * value has inside a field path ({@code "nginx"}, {@code 80}). The compact JSON of values in {@code managedFields}
+ * is {@link GoText#jsonText}.
  */
 final class JsonValues {
 
@@ -127,72 +126,5 @@ final class JsonValues {
       out.append(field.getKey()).append('=').append(pathText(field.getValue()));
     }
     return out.toString();
-  }
-
-  /** Compact JSON as Go's {@code encoding/json} writes it: map keys sorted, HTML characters escaped. */
-  static String goJson(JsonNode value) {
-    StringBuilder out = new StringBuilder();
-    writeGoJson(value, out);
-    return out.toString();
-  }
-
-  static void writeGoJson(JsonNode value, StringBuilder out) {
-    if (value == null || value.isNull() || value.isMissingNode()) {
-      out.append("null");
-    } else if (value.isTextual()) {
-      writeGoString(value.asText(), out);
-    } else if (value.isIntegralNumber()) {
-      out.append(value.bigIntegerValue());
-    } else if (value.isNumber()) {
-      out.append(goJsonFloat(value.doubleValue()));
-    } else if (value.isBoolean()) {
-      out.append(value.booleanValue());
-    } else if (value.isArray()) {
-      out.append('[');
-      for (int i = 0; i < value.size(); i++) {
-        out.append(i == 0 ? "" : ",");
-        writeGoJson(value.get(i), out);
-      }
-      out.append(']');
-    } else {
-      out.append('{');
-      boolean first = true;
-      for (String key : sortedKeys(value)) {
-        out.append(first ? "" : ",");
-        first = false;
-        writeGoString(key, out);
-        out.append(':');
-        writeGoJson(value.get(key), out);
-      }
-      out.append('}');
-    }
-  }
-
-  static void writeGoString(String text, StringBuilder out) {
-    out.append(GoText.json(text));
-  }
-
-  /** A float64 as {@code encoding/json} writes it: plain decimals, exponent form below 1e-6 or from 1e21. */
-  static String goJsonFloat(double value) {
-    if (value == 0) {
-      return "0";
-    }
-    double abs = Math.abs(value);
-    BigDecimal decimal = new BigDecimal(Double.toString(value)).stripTrailingZeros();
-    if (abs >= 1e-6 && abs < 1e21) {
-      return decimal.toPlainString();
-    }
-    String digits = decimal.unscaledValue().abs().toString();
-    int exponent = digits.length() - decimal.scale() - 1;
-    StringBuilder text = new StringBuilder(value < 0 ? "-" : "").append(digits.charAt(0));
-    if (digits.length() > 1) {
-      text.append('.').append(digits, 1, digits.length());
-    }
-    int magnitude = Math.abs(exponent);
-    text.append('e').append(exponent < 0 ? '-' : '+');
-    if (exponent > 0 && magnitude < 10) {
-      text.append('0');
-    }
-    return text.append(magnitude).toString();
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.status.GoText;
 
 /**
  * kube's bridge between client-side {@code kubectl apply} (the {@code last-applied-configuration} annotation) and
@@ -60,7 +61,7 @@ final class LastApplied {
       annotations.remove(ANNOTATION);
     }
     if (object.path("metadata").path("annotations") instanceof ObjectNode annotations) {
-      annotations.put(ANNOTATION, JsonValues.goJson(copy) + "\n");
+      annotations.put(ANNOTATION, GoText.jsonText(copy) + "\n");
     }
   }
 

@@ -62,9 +62,7 @@ final class ManagedFields {
         return;
       }
       out.append(out.length() > 1 ? "," : "");
-      JsonValues.writeGoString(name, out);
-      out.append(':');
-      JsonValues.writeGoString(value, out);
+      out.append(GoText.jsonString(name)).append(':').append(GoText.jsonString(value));
     }
 
     /** How kube names the manager in conflict messages: {@code "kubectl" using apps/v1}. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -144,13 +145,11 @@ final class PathElement implements Comparable<PathElement> {
         StringBuilder out = new StringBuilder("k:{");
         for (int i = 0; i < key.size(); i++) {
           out.append(i == 0 ? "" : ",");
-          JsonValues.writeGoString(key.get(i).name(), out);
-          out.append(':');
-          JsonValues.writeGoJson(key.get(i).value(), out);
+          out.append(GoText.jsonString(key.get(i).name())).append(':').append(GoText.jsonText(key.get(i).value()));
         }
         return out.append('}').toString();
       case VALUE:
-        return "v:" + JsonValues.goJson(value);
+        return "v:" + GoText.jsonText(value);
       default:
         return "i:" + index;
     }

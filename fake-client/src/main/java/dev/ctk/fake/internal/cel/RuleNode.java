@@ -199,7 +199,7 @@ final class RuleNode {
     if (reason == null || reason.equals("FieldValueInvalid")) {
       // 1.35 prints a simple value (string, number, bool) as JSON and leaves out anything else, where earlier minors
       // print the schema type (kubernetes/kubernetes#132798, #133832)
-      String shown = value.isTextual() ? GoText.json(value.asText())
+      String shown = value.isTextual() ? GoText.jsonString(value.asText())
           : value.isNumber() || value.isBoolean() ? value.toString() : null;
       return invalid(path, type, detail).wordedFrom(KubeMinor.CEL_FAILURE_SHOWS_VALUE,
           "Invalid value: " + (shown == null ? "" : shown + ": ") + detail);

@@ -58,9 +58,9 @@ record ValidationRule(String rule, String message, String messageExpression, Str
    * JSON tags, so the Go field names; {@code <}, {@code >} and {@code &} escaped as Go escapes them).
    */
   String json() {
-    return "{\"Rule\":" + GoText.json(rule) + ",\"Message\":" + GoText.json(message) + ",\"MessageExpression\":"
-        + GoText.json(messageExpression) + ",\"Reason\":" + (reason == null ? "null" : GoText.json(reason))
-        + ",\"FieldPath\":" + GoText.json(fieldPath) + ",\"OptionalOldSelf\":"
+    return "{\"Rule\":" + GoText.jsonString(rule) + ",\"Message\":" + GoText.jsonString(message) + ",\"MessageExpression\":"
+        + GoText.jsonString(messageExpression) + ",\"Reason\":" + (reason == null ? "null" : GoText.jsonString(reason))
+        + ",\"FieldPath\":" + GoText.jsonString(fieldPath) + ",\"OptionalOldSelf\":"
         + (optionalOldSelf == null ? "null" : optionalOldSelf.toString()) + "}";
   }
 

@@ -110,13 +110,11 @@ final class MetaOptions {
     if (values.stream().allMatch("All"::equals)) {
       return WriteOptions.DRY_RUN;
     }
-    StringBuilder go = new StringBuilder("[]string{");
+    String go = GoText.stringSlice(values);
     StringBuilder json = new StringBuilder("[");
     for (int i = 0; i < values.size(); i++) {
-      go.append(i == 0 ? "" : ", ").append(GoText.quote(values.get(i)));
-      json.append(i == 0 ? "" : ",").append(GoText.json(values.get(i)));
+      json.append(i == 0 ? "" : ",").append(GoText.jsonString(values.get(i)));
     }
-    go.append('}');
     json.append(']');
     ApiError error = invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
         "Unsupported value: " + go + ": supported values: \"All\""}));

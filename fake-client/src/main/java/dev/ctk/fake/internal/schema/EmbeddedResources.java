@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,7 +63,7 @@ final class EmbeddedResources {
       }
       if (!value.isTextual()) {
         out.add(new SchemaError("FieldValueInvalid", path + "." + field, "Invalid value: "
-            + GoValues.errorValue(value) + ": must be a string"));
+            + GoText.fieldErrorValue(value) + ": must be a string"));
       } else if (value.asText().isEmpty()) {
         out.add(new SchemaError("FieldValueInvalid", path + "." + field, "Invalid value: \"\": must not be empty"));
       }

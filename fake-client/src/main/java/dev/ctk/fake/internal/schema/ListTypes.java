@@ -3,6 +3,7 @@ package dev.ctk.fake.internal.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,7 +66,7 @@ final class ListTypes {
       JsonNode item = list.get(i);
       if (!item.isNull() && !item.isObject()) {
         out.add(new SchemaError("FieldValueInvalid", path + "[" + i + "]", "Invalid value: "
-            + GoValues.errorValue(item) + ": must be an object for an array of list-type map"));
+            + GoText.fieldErrorValue(item) + ": must be an object for an array of list-type map"));
         return;
       }
     }
@@ -95,7 +96,7 @@ final class ListTypes {
     Map<String, Integer> seen = new HashMap<>();
     List<Integer> out = new ArrayList<>();
     for (int i = 0; i < values.size(); i++) {
-      String identity = GoValues.typeName(values.get(i)) + ":" + GoValues.json(values.get(i));
+      String identity = GoText.crdTypeName(values.get(i)) + ":" + GoText.crdJsonText(values.get(i));
       int times = seen.merge(identity, 1, Integer::sum);
       if (times == 2) {
         out.add(i);
@@ -105,6 +106,6 @@ final class ListTypes {
   }
 
   private static SchemaError duplicate(String field, JsonNode value) {
-    return new SchemaError("FieldValueDuplicate", field, "Duplicate value: " + GoValues.errorValue(value));
+    return new SchemaError("FieldValueDuplicate", field, "Duplicate value: " + GoText.fieldErrorValue(value));
   }
 }

@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.List;
 
 /**
@@ -48,7 +49,7 @@ final class ScaleChecks {
     if (value == null) {
       return List.of();
     }
-    if (!GoValues.isInt64(value)) {
+    if (!GoText.isInt64(value)) {
       return List.of(new SchemaError("FieldValueInvalid", path, "Invalid value: 0: " + accessor(path, value,
           "int64")));
     }
@@ -90,7 +91,7 @@ final class ScaleChecks {
   }
 
   private static String accessor(String path, JsonNode value, String expected) {
-    return path + " accessor error: " + GoValues.bare(value) + " is of the type " + GoValues.typeName(value)
+    return path + " accessor error: " + GoText.crdValue(value) + " is of the type " + GoText.crdTypeName(value)
         + ", expected " + expected;
   }
 }

@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -79,7 +80,7 @@ public final class SchemaValidator {
         string(value.asText(), s, path, out);
         if (s.format() != null && Formats.supported(s.format()) && !Formats.valid(s.format(), value.asText())) {
           out.add(new Failure(Code.TYPE, path, value, 0, 0, null, path + IN + " must be of type " + s.format() + ": "
-              + GoValues.quote(value.asText())));
+              + GoText.quote(value.asText())));
         }
       }
       if (value.isNumber()) {
@@ -124,7 +125,7 @@ public final class SchemaValidator {
 
   private static Failure typeFailure(String path, String expected, String actual) {
     return new Failure(Code.TYPE, path, new com.fasterxml.jackson.databind.node.TextNode(actual), 0, 0, null,
-        path + IN + " must be of type " + expected + ": " + GoValues.quote(actual));
+        path + IN + " must be of type " + expected + ": " + GoText.quote(actual));
   }
 
   private void string(String text, Schema s, String path, List<Failure> out) {
@@ -146,7 +147,7 @@ public final class SchemaValidator {
   }
 
   private void number(JsonNode value, Schema s, String path, List<Failure> out) {
-    boolean integer = GoValues.isInt64(value);
+    boolean integer = GoText.isInt64(value);
     if (s.multipleOf() != null) {
       multipleOf(value, integer, s.multipleOf().doubleValue(), path, out);
     }
@@ -185,14 +186,14 @@ public final class SchemaValidator {
     }
     if (factor <= 0) {
       out.add(new Failure(Code.INVALID, path, com.fasterxml.jackson.databind.node.DoubleNode.valueOf(factor), 0, 0,
-          null, "factor MultipleOf declared for " + path + " must be positive: " + GoValues.number(factor)));
+          null, "factor MultipleOf declared for " + path + " must be positive: " + GoText.floatText(factor)));
       return;
     }
     double data = value.doubleValue();
     double mult = factor < 1 ? 1 / factor * data : data / factor;
     if (!isWhole(mult)) {
       out.add(new Failure(Code.INVALID, path, value, 0, 0, null, path + IN + " should be a multiple of "
-          + GoValues.number(factor)));
+          + GoText.floatText(factor)));
     }
   }
 
@@ -227,7 +228,7 @@ public final class SchemaValidator {
       }
     }
     out.add(new Failure(Code.ENUM, path, value, 0, 0, s.enumValues(), path + IN + " should be one of "
-        + GoValues.bare(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
+        + GoText.crdValue(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
             .addAll(s.enumValues()))));
   }
 
@@ -270,10 +271,10 @@ public final class SchemaValidator {
       case TOO_MANY -> new SchemaError("FieldValueTooMany", field, "Too many: " + f.actual() + ": must have at most "
           + f.limit() + " items");
       case ENUM -> new SchemaError("FieldValueNotSupported", field, "Unsupported value: "
-          + GoValues.errorValue(f.value()) + ": supported values: " + supported(f.allowed()));
-      case TYPE -> new SchemaError("FieldValueTypeInvalid", field, "Invalid value: " + GoValues.errorValue(f.value())
+          + GoText.fieldErrorValue(f.value()) + ": supported values: " + supported(f.allowed()));
+      case TYPE -> new SchemaError("FieldValueTypeInvalid", field, "Invalid value: " + GoText.fieldErrorValue(f.value())
           + ": " + f.message());
-      case INVALID -> new SchemaError("FieldValueInvalid", field, "Invalid value: " + GoValues.errorValue(f.value())
+      case INVALID -> new SchemaError("FieldValueInvalid", field, "Invalid value: " + GoText.fieldErrorValue(f.value())
           + ": " + f.message());
     };
   }
@@ -281,14 +282,14 @@ public final class SchemaValidator {
   private static String supported(List<JsonNode> allowed) {
     StringBuilder out = new StringBuilder();
     for (JsonNode value : allowed) {
-      String text = value.isTextual() ? value.asText() : GoValues.json(value);
-      out.append(out.length() == 0 ? "" : ", ").append(GoValues.quote(text));
+      String text = value.isTextual() ? value.asText() : GoText.crdJsonText(value);
+      out.append(out.length() == 0 ? "" : ", ").append(GoText.quote(text));
     }
     return out.toString();
   }
 
   private static String bound(double bound, boolean integer) {
-    return integer ? Long.toString((long) bound) : GoValues.number(bound);
+    return integer ? Long.toString((long) bound) : GoText.floatText(bound);
   }
 
   private static String jsonType(JsonNode value) {
@@ -304,7 +305,7 @@ public final class SchemaValidator {
     if (value.isObject()) {
       return "object";
     }
-    return GoValues.isInt64(value) ? "integer" : "number";
+    return GoText.isInt64(value) ? "integer" : "number";
   }
 
   private static boolean isWhole(double value) {

@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ctk.fake.internal.status.GoText;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -72,7 +73,7 @@ public final class StructuralChecks {
       out.add(type.isEmpty()
           ? new SchemaError("FieldValueRequired", path + ".type",
               "Required value: must be object if x-kubernetes-embedded-resource is true")
-          : new SchemaError("FieldValueInvalid", path + ".type", "Invalid value: " + GoValues.quote(type)
+          : new SchemaError("FieldValueInvalid", path + ".type", "Invalid value: " + GoText.quote(type)
               + ": must be object if x-kubernetes-embedded-resource is true"));
     } else if (type.isEmpty() && !intOrString && !preserve) {
       String detail = switch (level) {
@@ -83,7 +84,7 @@ public final class StructuralChecks {
       out.add(new SchemaError("FieldValueRequired", path + ".type", "Required value: " + detail));
     }
     if (level == Level.ROOT && !type.isEmpty() && !type.equals("object")) {
-      out.add(new SchemaError("FieldValueInvalid", path + ".type", "Invalid value: " + GoValues.quote(type)
+      out.add(new SchemaError("FieldValueInvalid", path + ".type", "Invalid value: " + GoText.quote(type)
           + ": must be object at the root"));
     }
   }

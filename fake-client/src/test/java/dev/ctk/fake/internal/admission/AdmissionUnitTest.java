@@ -65,6 +65,28 @@ class AdmissionUnitTest {
   }
 
   @Test
+  void goSyntax_mapsSlicesAndSelectors_inBothPrintings() throws Exception {
+    var labels = JSON.readTree("{\"tier\":\"front\",\"app\":\"web\"}");
+    var ips = JSON.readTree("[\"10.96.0.10\",\"fd00::a\"]");
+    var selector = JSON.readTree("""
+        {"matchLabels":{"app":"web"},"matchExpressions":[{"key":"tier","operator":"In","values":["a"]},
+         {"key":"x","operator":"Exists","values":[]}]}""");
+
+    assertThat(GoSyntax.printedStringMap(labels)).isEqualTo(new GoSyntax.Printed(
+        "map[string]string{\"app\":\"web\", \"tier\":\"front\"}", "{\"app\":\"web\",\"tier\":\"front\"}"));
+    assertThat(GoSyntax.printedStringMap(null)).isEqualTo(new GoSyntax.Printed("map[string]string(nil)", "null"));
+    assertThat(GoSyntax.printedStringSlice(ips)).isEqualTo(new GoSyntax.Printed(
+        "[]string{\"10.96.0.10\", \"fd00::a\"}", "[\"10.96.0.10\",\"fd00::a\"]"));
+    assertThat(GoSyntax.printedStringSlice(null)).isEqualTo(new GoSyntax.Printed("[]string(nil)", "null"));
+    assertThat(GoSyntax.printedLabelSelector(selector).json()).isEqualTo("{\"matchLabels\":{\"app\":\"web\"},"
+        + "\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"In\",\"values\":[\"a\"]},"
+        + "{\"key\":\"x\",\"operator\":\"Exists\"}]}");
+    assertThat(GoSyntax.printedLabelSelector(JSON.readTree("{}")))
+        .isEqualTo(new GoSyntax.Printed("v1.LabelSelector{MatchLabels:map[string]string(nil), "
+            + "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}", "{}"));
+  }
+
+  @Test
   void selection_followsKubesOperators() throws Exception {
     var labels = JSON.readTree("{\"app\":\"web\",\"tier\":\"front\"}");
 

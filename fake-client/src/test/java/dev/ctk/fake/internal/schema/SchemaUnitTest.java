@@ -16,13 +16,6 @@ class SchemaUnitTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
-  void goFloats_printAsGoPrintsThem() {
-    assertThat(List.of(GoValues.number(1e6), GoValues.number(123456.0), GoValues.number(0.5),
-        GoValues.number(-2.25), GoValues.number(1e-5), GoValues.number(10.0)))
-        .containsExactly("1e+06", "123456", "0.5", "-2.25", "1e-05", "10");
-  }
-
-  @Test
   void pruning_additionalPropertiesTrue_emptiesNestedObjects_preservedArraysKeepUnknownFields() {
     Schema schema = Schema.parse(json("""
         {"type":"object","properties":{
