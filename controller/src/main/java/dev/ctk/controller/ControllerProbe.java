@@ -41,10 +41,17 @@ import java.util.function.Supplier;
  * #reconcileStarted} to the end of that reconcile. With an {@link #observe(BlockingQueue) observed
  * queue}, the queued keys are the queue's own contents instead (duplicates included).
  *
- * <p>Limits: the probe knows only what it is told. A key whose delay passed stops waiting at once,
- * even if the framework has not re-added it yet, so for that moment the probe may look idle; an
- * observed queue counts every insert as an add, whether or not the controller de-duplicates keys
- * later. Thread-safe: framework threads feed it while the test reads it.
+ * <p>A hand-written loop that retries a key later puts it back through {@link #delayedRequeue}, so
+ * the probe sees the key waiting until it is back in the queue. A key whose last reconcile failed or
+ * asked for a retry, and whose next step the probe was not told (added, waiting, removed), is {@link
+ * #unaccountedKeys() unaccounted}: it counts as waiting, so no idle check passes while the probe
+ * cannot know whether a retry is pending.
+ *
+ * <p>Limits: the probe knows only what it is told. A key given to {@link #addedAfter} stops waiting
+ * when its delay passed, even if the framework has not re-added it yet, so for that moment the probe
+ * may look idle ({@link #delayedRequeue} has no such gap); an observed queue counts every insert as
+ * an add, whether or not the controller de-duplicates keys later. Thread-safe: framework threads feed
+ * it while the test reads it.
  *
  * @since 0.1.0
  */
@@ -60,8 +67,13 @@ public final class ControllerProbe implements ControllerView {
   /** The reconciles started and not ended, in the order they started. */
   private final List<Reconciliation> inFlight = new ArrayList<>();
   private final Map<ObjectKey, Instant> waiting = new LinkedHashMap<>();
+  /** Requeues a {@link DelayedRequeue} scheduled: they wait until they fired, whatever the clock says. */
+  private final Map<ObjectKey, Instant> scheduled = new LinkedHashMap<>();
+  /** Keys whose last reconcile failed or asked for a retry, and whose next step the probe was not told. */
+  private final LinkedHashSet<ObjectKey> unaccounted = new LinkedHashSet<>();
   private final Map<ObjectKey, Integer> failuresInARow = new HashMap<>();
   private final WorkQueueView queueView = new QueueView();
+  private final boolean failedKeysDropped;
   private Supplier<List<ObjectKey>> observedQueue;
   private long adds;
   private long retries;
@@ -73,6 +85,7 @@ public final class ControllerProbe implements ControllerView {
     this.time = builder.time;
     this.runningState = builder.runningState;
     this.log = new ReconcileLog(builder.logLimit);
+    this.failedKeysDropped = builder.failedKeysDropped;
   }
 
   /**
@@ -170,7 +183,41 @@ public final class ControllerProbe implements ControllerView {
         return keys;
       };
     }
-    return new ObservedBlockingQueue<>(queue, this::countAdd);
+    return new ObservedBlockingQueue<>(queue, element -> countAdd(keyOf.apply(element)));
+  }
+
+  /**
+   * A delayed requeue for a hand-written loop: use it instead of its own timer to put a key back in {@code queue}
+   * after a delay, so that the probe sees the key waiting until it is back (and counts retries). Pair it with
+   * {@link #observe(BlockingQueue)}:
+   *
+   * <pre>{@code
+   * BlockingQueue<String> queue = probe.observe(new LinkedBlockingQueue<>());
+   * DelayedRequeue requeue = probe.delayedRequeue(queue);
+   * ...
+   * requeue.retryAfter(key, Duration.ofSeconds(2));   // after a failed reconcile
+   * }</pre>
+   *
+   * @param queue the controller's queue, the one {@link #observe(BlockingQueue)} returned
+   * @return the requeue; close it with the controller (pending requeues are dropped)
+   */
+  public DelayedRequeue<String> delayedRequeue(BlockingQueue<String> queue) {
+    return delayedRequeue(queue, ObjectKey::toString);
+  }
+
+  /**
+   * A delayed requeue for a queue of any element type; see {@link #delayedRequeue(BlockingQueue)}.
+   *
+   * @param queue the controller's queue
+   * @param elementOf the element to put back for a key
+   * @param <E> the element type
+   * @return the requeue
+   */
+  public <E> DelayedRequeue<E> delayedRequeue(BlockingQueue<E> queue, Function<ObjectKey, E> elementOf) {
+    Objects.requireNonNull(queue, () -> "ControllerProbe.delayedRequeue: queue is null" + context());
+    Objects.requireNonNull(elementOf,
+        () -> "ControllerProbe.delayedRequeue: elementOf is null" + context());
+    return new DelayedRequeue<>(this, time, queue, elementOf);
   }
 
   /** Marks the controller as running (the initial state). */
@@ -192,6 +239,7 @@ public final class ControllerProbe implements ControllerView {
   public synchronized void added(ObjectKey key) {
     Objects.requireNonNull(key, () -> "ControllerProbe.added: key is null" + context());
     adds++;
+    unaccounted.remove(key);
     if (observedQueue == null) {
       queued.add(key);
     }
@@ -209,6 +257,7 @@ public final class ControllerProbe implements ControllerView {
     Objects.requireNonNull(key, () -> "ControllerProbe.addedAfter: key is null" + context());
     Objects.requireNonNull(delay, () -> "ControllerProbe.addedAfter: delay is null" + context());
     waiting.put(key, time.now().plus(delay));
+    unaccounted.remove(key);
   }
 
   /**
@@ -234,6 +283,7 @@ public final class ControllerProbe implements ControllerView {
     Objects.requireNonNull(key, () -> "ControllerProbe.removed: key is null" + context());
     queued.remove(key);
     waiting.remove(key);
+    unaccounted.remove(key);
   }
 
   /**
@@ -269,6 +319,7 @@ public final class ControllerProbe implements ControllerView {
     }
     queued.remove(key);
     waiting.remove(key);
+    unaccounted.remove(key);
     Reconciliation reconciliation = new Reconciliation(key, attempt,
         Thread.currentThread().getName(), time.now());
     inFlight.add(reconciliation);
@@ -359,8 +410,9 @@ public final class ControllerProbe implements ControllerView {
     return " (probe \"" + name + "\")";
   }
 
-  private synchronized void countAdd() {
+  private synchronized void countAdd(ObjectKey key) {
     adds++;
+    unaccounted.remove(key);
   }
 
   /**
@@ -379,9 +431,43 @@ public final class ControllerProbe implements ControllerView {
     }
     if (outcome == ReconcileOutcome.REQUEUE_AFTER) {
       waiting.put(reconciliation.key, now.plus(requeueAfter));
+    } else if (outcome != ReconcileOutcome.SUCCESS && !failedKeysDropped && !accountedFor(reconciliation.key)) {
+      unaccounted.add(reconciliation.key);
     }
     return log.record(reconciliation.key, reconciliation.worker, reconciliation.start, now,
         outcome, requeueAfter, error, reconciliation.attempt);
+  }
+
+  /** Whether the key is queued or waits (a failed reconcile that the framework already requeued). */
+  private boolean accountedFor(ObjectKey key) {
+    return queued.contains(key) || waiting.containsKey(key) || scheduled.containsKey(key)
+        || (observedQueue != null && observedQueue.get().contains(key));
+  }
+
+  /** A {@link DelayedRequeue} scheduled {@code key} for {@code deadline}. */
+  synchronized void requeueScheduled(ObjectKey key, Instant deadline, boolean retry) {
+    if (retry) {
+      retries++;
+    }
+    scheduled.put(key, deadline);
+    unaccounted.remove(key);
+  }
+
+  /** A {@link DelayedRequeue} put {@code key} back in the queue (or dropped it, when it was closed). */
+  synchronized void requeueDone(ObjectKey key) {
+    scheduled.remove(key);
+  }
+
+  /**
+   * The keys whose last reconcile failed or asked for a retry, and whose next step this probe was not told: not
+   * added again, not waiting on a delay, not removed. While there are any, the probe cannot know whether the
+   * controller is idle (a retry may be pending in the controller's own executor), so it lists them as waiting, and
+   * {@code isIdle} says how to tell it.
+   *
+   * @return the keys, oldest first
+   */
+  public synchronized List<ObjectKey> unaccountedKeys() {
+    return List.copyOf(unaccounted);
   }
 
   private synchronized WorkQueueStats queueStats() {
@@ -390,9 +476,13 @@ public final class ControllerProbe implements ControllerView {
     (observedQueue != null ? observedQueue.get() : List.copyOf(queued))
         .forEach(key -> queuedKeys.add(key.toString()));
     waiting.values().removeIf(deadline -> !deadline.isAfter(now));
-    List<String> waitingKeys = waiting.entrySet().stream()
+    Map<ObjectKey, Instant> pending = new LinkedHashMap<>(waiting);
+    scheduled.forEach((key, deadline) -> pending.merge(key, deadline, (a, b) -> a.isBefore(b) ? a : b));
+    List<String> waitingKeys = new ArrayList<>(pending.entrySet().stream()
         .sorted(Map.Entry.comparingByValue(Comparator.naturalOrder()))
-        .map(entry -> entry.getKey().toString()).toList();
+        .map(entry -> entry.getKey().toString()).toList());
+    unaccounted.stream().map(ObjectKey::toString).filter(key -> !waitingKeys.contains(key))
+        .forEach(waitingKeys::add);
     List<String> inFlightKeys = inFlight.stream().map(r -> r.key.toString()).toList();
     return new WorkQueueStats(name, queuedKeys.size(), queuedKeys, inFlightKeys, waitingKeys, adds,
         retries, !isRunning());
@@ -519,6 +609,7 @@ public final class ControllerProbe implements ControllerView {
     private TimeSource time = TimeSource.system();
     private BooleanSupplier runningState = () -> true;
     private int logLimit = 10_000;
+    private boolean failedKeysDropped;
     private boolean built;
 
     private Builder(String name) {
@@ -574,6 +665,18 @@ public final class ControllerProbe implements ControllerView {
             + maxRecords + " is not a valid limit (probe \"" + name + "\"). Pass at least 1.");
       }
       this.logLimit = maxRecords;
+      return this;
+    }
+
+    /**
+     * Says that the controller never retries a failed reconcile itself: a failed key is dropped, and only a later
+     * event (or a resync) brings it back. The probe then counts no failed key as {@link
+     * ControllerProbe#unaccountedKeys() unaccounted}, so idle checks pass after a failure.
+     *
+     * @return this builder
+     */
+    public Builder withFailedKeysDropped() {
+      this.failedKeysDropped = true;
       return this;
     }
 

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A blocking queue that forwards every call to another and tells a {@link ControllerProbe} about
@@ -13,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 final class ObservedBlockingQueue<E> extends AbstractQueue<E> implements BlockingQueue<E> {
 
   private final BlockingQueue<E> delegate;
-  private final Runnable onAdd;
+  private final Consumer<? super E> onAdd;
 
-  ObservedBlockingQueue(BlockingQueue<E> delegate, Runnable onAdd) {
+  ObservedBlockingQueue(BlockingQueue<E> delegate, Consumer<? super E> onAdd) {
     this.delegate = delegate;
     this.onAdd = onAdd;
   }
@@ -24,7 +25,7 @@ final class ObservedBlockingQueue<E> extends AbstractQueue<E> implements Blockin
   public boolean offer(E element) {
     boolean added = delegate.offer(element);
     if (added) {
-      onAdd.run();
+      onAdd.accept(element);
     }
     return added;
   }
@@ -32,14 +33,14 @@ final class ObservedBlockingQueue<E> extends AbstractQueue<E> implements Blockin
   @Override
   public void put(E element) throws InterruptedException {
     delegate.put(element);
-    onAdd.run();
+    onAdd.accept(element);
   }
 
   @Override
   public boolean offer(E element, long timeout, TimeUnit unit) throws InterruptedException {
     boolean added = delegate.offer(element, timeout, unit);
     if (added) {
-      onAdd.run();
+      onAdd.accept(element);
     }
     return added;
   }

@@ -7,6 +7,7 @@ import dev.ctk.assertions.internal.SlowReconciles;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.CacheState;
 import dev.ctk.controller.Controller;
+import dev.ctk.controller.ControllerProbe;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.ObjectKey;
 import dev.ctk.controller.ReconcileOutcome;
@@ -439,6 +440,7 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
               + "held "
               + count(held.size(), "key") + ":\n" + StateFormat.queueContents(queue, "  ")
               + StateFormat.lastFailures(held, actual.reconcileLog())
+              + unaccounted()
               + SlowReconciles.lines(actual, "")
           : null;
       if (problem != null) {
@@ -561,6 +563,19 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
   public ControllerAssert hasNoGenerationChurn(RequestJournal journal, int maxBumps) {
     convergence().hasNoGenerationChurn(journal, maxBumps);
     return myself;
+  }
+
+  /** Why a probe cannot tell whether its controller is idle, or {@code ""}. */
+  private String unaccounted() {
+    if (!(actual instanceof ControllerProbe probe) || probe.unaccountedKeys().isEmpty()) {
+      return "";
+    }
+    return "It cannot tell whether it is idle: the last reconcile of "
+        + probe.unaccountedKeys().stream().map(ObjectKey::toString).collect(Collectors.joining(", "))
+        + " failed or asked for a retry, and the probe was not told what happens next (a retry after a delay, an "
+        + "add, or a drop). Tell it: requeue through probe.delayedRequeue(queue).retryAfter(key, delay) (or "
+        + "probe.addedRateLimited(key, delay), probe.added(key)), or call probe.removed(key) when the key is "
+        + "dropped.\n";
   }
 
   private ConvergenceAssert convergence() {

@@ -391,6 +391,34 @@ class ControllerProbeAssertTest {
   }
 
   @Test
+  void should_fail_isIdle_when_a_failed_keys_next_step_was_never_told() {
+    // GIVEN a hand-written loop that retries through its own executor, which the probe does not see
+    ControllerProbe loop = ControllerProbe.create("config-syncer");
+    loop.reconcileStarted(WEB).failed(new IllegalStateException("backend down"));
+    // WHEN
+    AssertionError error = catchThrowableOfType(AssertionError.class, () -> assertThat(loop).isIdle());
+    // THEN
+    assertThat(error).hasMessage("""
+
+        Expecting controller "config-syncer"
+          to be idle (running, caches synced, work queue empty)
+        but its work queue held 1 key:
+          queued: []
+          in flight: []
+          waiting (delayed or backing off): [default/web]
+        last reconcile of default/web failed (1 in a row): IllegalStateException: backend down
+        It cannot tell whether it is idle: the last reconcile of default/web failed or asked for a retry, and the \
+        probe was not told what happens next (a retry after a delay, an add, or a drop). Tell it: requeue through \
+        probe.delayedRequeue(queue).retryAfter(key, delay) (or probe.addedRateLimited(key, delay), \
+        probe.added(key)), or call probe.removed(key) when the key is dropped.""");
+    // AND once the loop requeues through the probe's seam, the retry is seen and then ends
+    BlockingQueue<String> queue = loop.observe(new LinkedBlockingQueue<>());
+    loop.delayedRequeue(queue).retryAfter("default/web", java.time.Duration.ZERO);
+    assertThat(loop).within(ofSeconds(5)).workQueue().hasDepth(1).containsKey("default/web").hasRetried(1);
+    assertThat(queue).containsExactly("default/web");
+  }
+
+  @Test
   void should_fail_isIdle_when_stopped_or_not_synced_saying_how_to_start_it() {
     // GIVEN
     probe.watchCaches(() -> List.of(new CacheState("event source WebApp", false, true, false)));

@@ -243,7 +243,8 @@ class FailureTextTest {
     void fails(ControllerHarness harness) {
       URL.set(harness.cluster().url());
       VirtualTime time = VirtualTime.startingAt(Instant.now());
-      ControllerProbe probe = harness.observe(ControllerProbe.builder("webapp").withTimeSource(time).build());
+      ControllerProbe probe = harness.observe(ControllerProbe.builder("webapp").withTimeSource(time)
+          .withFailedKeysDropped().build());
       probe.reconcileStarted(ObjectKey.of("default", "web")).failed(reconcileError());
       ObjectKey slow = ObjectKey.of("default", "slow");
       ControllerProbe.Reconciliation first = probe.reconcileStarted(slow);
@@ -283,7 +284,7 @@ class FailureTextTest {
 
     @Test
     void fails(ControllerHarness harness) {
-      ControllerProbe probe = harness.observe(ControllerProbe.create("webapp"));
+      ControllerProbe probe = harness.observe(ControllerProbe.builder("webapp").withFailedKeysDropped().build());
       probe.reconcileStarted(ObjectKey.of("default", "web")).failed(reconcileError());
       assertThat(probe).within(ofMillis(100)).hasReconciledSuccessfully("default/web");
     }

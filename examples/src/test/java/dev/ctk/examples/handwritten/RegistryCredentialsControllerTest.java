@@ -182,7 +182,8 @@ class RegistryCredentialsControllerTest {
    */
   private static Observed observed(KubernetesClient client, ControllerHarness harness) {
     // region:probe
-    ControllerProbe probe = harness.observe(ControllerProbe.create("registry-credentials"));
+    ControllerProbe probe = harness.observe(ControllerProbe.builder("registry-credentials")
+        .withFailedKeysDropped().build());                              // it retries on the next event only
     RegistryCredentialsController controller = harness.closeAfterTest(
         new RegistryCredentialsController(client, harness.namespace(),
             probe.observe(new LinkedBlockingQueue<>()),                   // 1: its queue

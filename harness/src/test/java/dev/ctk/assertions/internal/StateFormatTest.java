@@ -100,6 +100,8 @@ class StateFormatTest {
     probe.reconcileStarted(DB).failed(error(new IllegalStateException("backend call failed:\n"
         + "  status 503\n  body <html>busy</html>", root), "com.example.WebReconciler", "reconcile", 42));
     probe.addedRateLimited(WEB, ofHours(1));
+    probe.removed(API);   // the framework drops these two: nothing is pending for them
+    probe.removed(DB);
     // AND a key whose reconciles take 4ms is in flight for 12.3s
     ObjectKey slow = ObjectKey.of("default", "slow");
     ControllerProbe.Reconciliation first = probe.reconcileStarted(slow);

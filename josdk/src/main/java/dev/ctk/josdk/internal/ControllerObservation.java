@@ -189,6 +189,9 @@ public final class ControllerObservation {
     }
     if (execution.thrown != null) {
       execution.reconciliation.failed(execution.thrown);   // no retry configured, or handled status
+      if (!eventSinceSubmit.contains(key)) {
+        probe.removed(key);   // nothing follows: the key is dropped
+      }
       return;
     }
     Long delay = execution.control == null ? null
@@ -228,10 +231,14 @@ public final class ControllerObservation {
       reconciliation = probe.reconcileStarted(key,
           retryInfo == null ? 0 : retryInfo.getAttemptCount());
     }
-    if (!eventSinceSubmit.contains(key) && retryInfo != null && !retryInfo.isLastAttempt()) {
+    boolean retries = retryInfo != null && !retryInfo.isLastAttempt();
+    if (!eventSinceSubmit.contains(key) && retries) {
       retryDelay(retryInfo.getAttemptCount()).ifPresent(d -> probe.addedRateLimited(key, d));
     }
     reconciliation.failed(error);
+    if (!eventSinceSubmit.contains(key) && !retries) {
+      probe.removed(key);   // the last attempt, or no retry: JOSDK drops the key
+    }
   }
 
   /**
@@ -260,6 +267,7 @@ public final class ControllerObservation {
       }
     } else if (execution.thrown != null) {
       execution.reconciliation.failed(execution.thrown);
+      probe.removed(key);   // the operator stopped: nothing follows
     } else {
       execution.reconciliation.succeeded();
     }
