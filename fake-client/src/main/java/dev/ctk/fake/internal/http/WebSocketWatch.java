@@ -103,6 +103,9 @@ final class WebSocketWatch extends WebSocketListener {
       context.runOnContext(v -> {
         webSocket = socket;
         vertxSocket = vertxSocketOf(socket);
+        if (clientGone()) {
+          return;
+        }
         if (vertxSocket != null) {
           vertxSocket.setWriteQueueMaxSize(WatchSessions.WRITE_QUEUE_BYTES);
         }
@@ -114,6 +117,20 @@ final class WebSocketWatch extends WebSocketListener {
       });
     }
 
+    /**
+     * Whether the client closed the socket before it was handed over (a per-test client closed right after its
+     * informer started): the watch is closed and nothing is written, since Vert.x refuses any call on a closed
+     * socket with "WebSocket is closed".
+     */
+    private boolean clientGone() {
+      if (vertxSocket == null || !vertxSocket.isClosed()) {
+        return false;
+      }
+      pending.clear();
+      closeWatch();
+      return true;
+    }
+
     @Override
     public void send(String eventJson) {
       context.runOnContext(v -> {
@@ -123,7 +140,7 @@ final class WebSocketWatch extends WebSocketListener {
           if (pendingChars > WatchSessions.WRITE_QUEUE_BYTES) {
             closeWatch();
           }
-        } else if (!closeRequested) {
+        } else if (!closeRequested && !clientGone()) {
           webSocket.send(eventJson);
           if (vertxSocket != null && vertxSocket.writeQueueFull()) {
             closeWatch();
