@@ -116,6 +116,10 @@ final class ControllerTestConfig {
       PerturbationSettings.DEFAULT_MAX_RUNS, Map.of(), ControllerTestConfig::parsePositive,
       "a whole number of runs, 1 or more", String.valueOf(PerturbationSettings.DEFAULT_MAX_RUNS));
 
+  /** {@code ctk.perturb.parallel-runs} / {@code CTK_PERTURB_PARALLEL_RUNS}: perturbed runs side by side. */
+  static final Setting<Integer> PERTURB_PARALLEL_RUNS = new Setting<>(Perturbed.PARALLEL_RUNS_PROPERTY_NAME, 1,
+      Map.of(), ControllerTestConfig::parsePositive, "a whole number of runs, 1 or more", "1");
+
   /** {@code ctk.perturb.seed} / {@code CTK_PERTURB_SEED}: the seed of the sample. */
   static final Setting<Long> PERTURB_SEED = new Setting<>(Perturbed.SEED_PROPERTY_NAME, null, Map.of(),
       ControllerTestConfig::parseLong, "a whole number (a 64-bit integer)", "derived from the test's unique id");

@@ -224,8 +224,10 @@ final class PerturbationCampaign implements AutoCloseable {
     List<RunResult> results = new ArrayList<>();
     long started = System.nanoTime();
     UniqueId selected = selection(context);
+    int parallel = ControllerTestConfig.of(context).resolve(ControllerTestConfig.PERTURB_PARALLEL_RUNS, null, null)
+        .value();
     try {
-      for (PerturbationPoint next : plan.chosen()) {
+      results.addAll(runAll(plan.chosen(), parallel, next -> {
         long runStarted = System.nanoTime();
         Outcome outcome = launch(context, selected, id, next);
         if (!outcome.selected()) {
@@ -236,9 +238,8 @@ final class PerturbationCampaign implements AutoCloseable {
         List<Finding> findings = PerturbationOracle.judge(outcome, run, reference, settings.ignoredFields());
         String notFired = run == null ? null : run.notFiredReason();
         Status status = !findings.isEmpty() ? Status.FAIL : notFired != null ? Status.SKIP : Status.PASS;
-        results.add(new RunResult(next, millis, status, findings, run == null ? List.of() : run.timeline(),
-            notFired));
-      }
+        return new RunResult(next, millis, status, findings, run == null ? List.of() : run.timeline(), notFired);
+      }));
     } finally {
       PerturbationRuns.close(id);
     }
@@ -267,6 +268,48 @@ final class PerturbationCampaign implements AutoCloseable {
       }
       System.out.println("[ctk] WARNING: " + test + " was not perturbed (" + NOTHING_TO_PERTURB_PROPERTY_NAME
           + "=warn)");
+    }
+  }
+
+  /**
+   * Runs every point, {@code parallel} at a time, and gives their results in plan order. Each run has its own fake
+   * cluster and nested launcher; the first error a run throws (a selection that failed) is thrown once all started
+   * runs ended.
+   */
+  static List<RunResult> runAll(List<PerturbationPoint> points, int parallel,
+      java.util.function.Function<PerturbationPoint, RunResult> run) {
+    if (parallel <= 1 || points.size() <= 1) {
+      return points.stream().map(run).toList();
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.min(parallel, points.size()), task -> {
+          Thread thread = new Thread(task, "ctk-perturbed-run");
+          thread.setDaemon(true);
+          return thread;
+        });
+    try {
+      List<java.util.concurrent.Future<RunResult>> futures = points.stream()
+          .map(point -> pool.submit(() -> run.apply(point))).toList();
+      List<RunResult> results = new ArrayList<>();
+      RuntimeException first = null;
+      for (java.util.concurrent.Future<RunResult> future : futures) {
+        try {
+          results.add(future.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (first == null) {
+            first = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while perturbed runs ran", e);
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
     }
   }
 

@@ -34,7 +34,7 @@ import java.lang.annotation.Target;
  * perturbed: in other modes (an {@link AcrossModes @AcrossModes} envtest run) the test runs once, as without this
  * annotation. Settings, highest first: this annotation, then the configuration parameters below, then the
  * environment variables ({@code CTK_PERTURB_REPLAY}, {@code CTK_PERTURB_MAX_RUNS}, {@code CTK_PERTURB_SEED},
- * {@code CTK_PERTURB}), then the defaults.
+ * {@code CTK_PERTURB}, {@code CTK_PERTURB_NOTHING_TO_PERTURB}, {@code CTK_PERTURB_PARALLEL_RUNS}), then the defaults.
  *
  * @since 0.1.0
  */
@@ -59,6 +59,13 @@ public @interface Perturbed {
    * test passes and the console and the report say it was not perturbed). Never quiet.
    */
   String NOTHING_TO_PERTURB_PROPERTY_NAME = SettingNames.PERTURB_NOTHING_TO_PERTURB;
+
+  /**
+   * How many perturbed runs of one campaign run side by side, each against its own fake cluster: {@code 1} (the
+   * default) runs them one after the other; more makes a campaign faster on a machine with spare cores, for tests
+   * whose runs share nothing but the JVM (no fixed port or file, no static state they change).
+   */
+  String PARALLEL_RUNS_PROPERTY_NAME = SettingNames.PERTURB_PARALLEL_RUNS;
 
   /** {@code off}: run {@code @Perturbed} tests once, as plain tests (a quick local run); default {@code on}. */
   String ENABLED_PROPERTY_NAME = SettingNames.PERTURB;

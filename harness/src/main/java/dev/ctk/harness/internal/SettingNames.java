@@ -23,6 +23,9 @@ public final class SettingNames {
   /** What a campaign that finds nothing to perturb does: {@code fail} or {@code warn}. */
   public static final String PERTURB_NOTHING_TO_PERTURB = "ctk.perturb.nothing-to-perturb";
 
+  /** How many perturbed runs of one campaign run side by side: {@code ctk.perturb.parallel-runs}. */
+  public static final String PERTURB_PARALLEL_RUNS = "ctk.perturb.parallel-runs";
+
   /** The folder of the HTML timelines and perturbation reports. */
   public static final String REPORT_DIR = "ctk.report-dir";
 
