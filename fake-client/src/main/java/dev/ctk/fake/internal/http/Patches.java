@@ -110,6 +110,11 @@ final class Patches {
           throw ApiError.badRequest("the patch produced " + result.getNodeType().toString().toLowerCase(
               java.util.Locale.ROOT) + ", not an object");
         }
+        TypedDecoding.mismatch(type, object).ifPresent(mismatch -> {
+          throw contentType.equals(STRATEGIC_MERGE_PATCH)
+              ? invalidPatch(GoText.value(patch), mismatch.converterError())
+              : invalidPatch(GoText.jsonText(object), mismatch.jsonError());
+        });
         return object;
       } catch (PatchException e) {
         if (e.causeMessage() != null) {
@@ -119,6 +124,19 @@ final class Patches {
         throw ApiError.of(e.code(), e.reason(), e.getMessage());
       }
     };
+  }
+
+  /**
+   * kube's 422 for a patch whose result has a wrongly typed field: an Invalid of no kind and no name on the field
+   * {@code patch}, whose value is the patched object's JSON (JSON and merge patches, decoded) or the patch itself as
+   * Go prints a map (a strategic merge patch, whose result is converted, not decoded).
+   */
+  private static ApiError invalidPatch(String value, String error) {
+    String cause = "Invalid value: " + GoText.quote(value) + ": " + error;
+    ObjectNode details = JsonCodec.JSON.createObjectNode();
+    details.putArray("causes").addObject().put("reason", "FieldValueInvalid").put("message", cause)
+        .put("field", "patch");
+    return ApiError.invalid(" \"\" is invalid: patch: " + cause, details);
   }
 
   private static ApiError unsupported(ResourceType type) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * kube's strict decoding of a built-in kind's body: a known field of the wrong JSON type ({@code data: {"k": 5}} in a
@@ -36,7 +37,8 @@ import java.util.Map;
  * <p>Limits: the Go type is named from the Java one ({@code int32} for {@code Integer}, {@code int64} for {@code Long},
  * {@code v1.<Class>} for a nested object), which can differ from kube's for a few fields; custom resources are
  * checked by their CRD schema instead; unknown fields are dropped as kube does by default (no
- * {@code fieldValidation=Strict}); a patch that writes a wrong type is not refused (kube answers 422).
+ * {@code fieldValidation=Strict}); a patch whose result has a wrong type is refused with kube's 422 ({@link
+ * Patches}), but the JSON text of the patched object in its message is the fake's, not kube's byte for byte.
  */
 final class TypedDecoding {
 
@@ -53,23 +55,71 @@ final class TypedDecoding {
    * @throws ApiError 400 BadRequest with Go's wording
    */
   static void check(ResourceType type, ObjectNode body) {
+    mismatch(type, body).ifPresent(m -> {
+      throw ApiError.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
+          + type.kind() + ": " + m.jsonError());
+    });
+  }
+
+  /**
+   * A wrongly typed field of a built-in kind's object, as Go's decoders word it.
+   *
+   * @param jsonError {@code encoding/json}'s text: {@code json: cannot unmarshal number into Go struct field
+   *     ConfigMap.data of type string}
+   * @param converterError the unstructured converter's text for the same field (a strategic merge patch's result is
+   *     converted, not decoded): {@code cannot convert int64 to string}
+   */
+  record Mismatch(String jsonError, String converterError) {
+  }
+
+  /**
+   * The first wrongly typed known field of a built-in kind's object, if any.
+   *
+   * @param type the resource (custom resources are checked by their CRD schema instead: always empty)
+   * @param body the object
+   * @return the mismatch, worded as Go's decoders word it
+   */
+  static Optional<Mismatch> mismatch(ResourceType type, ObjectNode body) {
     if (type.custom()) {
-      return;
+      return Optional.empty();
     }
     String apiVersion = type.group().isEmpty() ? type.version() : type.group() + "/" + type.version();
     Class<?> model = KINDS.getRegisteredKubernetesResource(apiVersion, type.kind());
     if (model == null) {
-      return;
+      return Optional.empty();
     }
     try {
       STRICT.treeToValue(body, model);
+      return Optional.empty();
     } catch (MismatchedInputException e) {
-      throw ApiError.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
-          + type.kind() + ": json: cannot unmarshal " + valueText(body, e) + " into Go struct field "
-          + goField(e) + " of type " + goType(e.getTargetType()));
+      JsonNode value = valueAt(body, e);
+      return Optional.of(new Mismatch("json: cannot unmarshal " + valueText(value, e) + " into Go struct field "
+          + goField(e) + " of type " + goType(e.getTargetType()),
+          "cannot convert " + converterType(value) + " to " + goType(e.getTargetType())));
     } catch (JsonProcessingException | IllegalArgumentException e) {
       // not a type mismatch (a model quirk): leave the body to the fake's own checks
+      return Optional.empty();
     }
+  }
+
+  /** The Go type the unstructured converter sees for a decoded JSON value. */
+  private static String converterType(JsonNode value) {
+    if (value == null) {
+      return "<nil>";
+    }
+    if (value.isIntegralNumber()) {
+      return "int64";
+    }
+    if (value.isNumber()) {
+      return "float64";
+    }
+    if (value.isTextual()) {
+      return "string";
+    }
+    if (value.isBoolean()) {
+      return "bool";
+    }
+    return value.isObject() ? "map[string]interface {}" : "[]interface {}";
   }
 
   private static ObjectMapper strictMapper() {
@@ -85,8 +135,8 @@ final class TypedDecoding {
     return mapper;
   }
 
-  /** Go's {@code UnmarshalTypeError.Value}: the JSON kind, with the literal for a number. */
-  private static String valueText(JsonNode body, MismatchedInputException e) {
+  /** The value the mismatch is about, or {@code null}. */
+  private static JsonNode valueAt(JsonNode body, MismatchedInputException e) {
     JsonNode node = body;
     for (JsonMappingException.Reference ref : e.getPath()) {
       if (node == null) {
@@ -94,6 +144,11 @@ final class TypedDecoding {
       }
       node = ref.getFieldName() != null ? node.get(ref.getFieldName()) : node.get(ref.getIndex());
     }
+    return node;
+  }
+
+  /** Go's {@code UnmarshalTypeError.Value}: the JSON kind, with the literal for a number. */
+  private static String valueText(JsonNode node, MismatchedInputException e) {
     if (node == null) {
       return "value";
     }
