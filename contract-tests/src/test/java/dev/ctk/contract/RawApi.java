@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -150,11 +151,27 @@ public final class RawApi {
    * @return the answer
    */
   public Response send(String method, String path, String contentType, String body) {
-    HttpRequest request = http.newHttpRequestBuilder()
+    return send(method, path, contentType, body, Map.of());
+  }
+
+  /**
+   * A GET with more headers, e.g. a very long one.
+   *
+   * @param path absolute path with query
+   * @param headers the headers, by name
+   * @return the answer
+   */
+  public Response get(String path, Map<String, String> headers) {
+    return send("GET", path, null, null, headers);
+  }
+
+  private Response send(String method, String path, String contentType, String body, Map<String, String> headers) {
+    HttpRequest.Builder builder = http.newHttpRequestBuilder()
         .uri(baseUrl + path)
         .method(method, contentType, body)
-        .header("Accept", JSON)
-        .build();
+        .header("Accept", JSON);
+    headers.forEach(builder::header);
+    HttpRequest request = builder.build();
     try {
       HttpResponse<String> response = http.sendAsync(request, String.class).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       String text = response.body() == null ? "" : response.body();

@@ -33,6 +33,11 @@ final class InputLimitScenarios {
           o.check("nothing stored", t.api().get(t.core("configmaps/c")).outcome(), "404 NotFound");
         }),
 
+        Scenario.named(GROUP, "a request with a 100 KiB header is served").body((t, o) -> {
+          Response r = t.api().get(t.core("configmaps"), java.util.Map.of("X-Long", "x".repeat(100 * 1024)));
+          o.check("list", r.outcome() + " " + r.at("/kind"), "200 ConfigMapList");
+        }),
+
         Scenario.named(GROUP, "a request body over 3 MiB answers 413").body((t, o) -> {
           String big = "x".repeat(3 * 1024 * 1024);
           Response r = t.api().post(t.core("configmaps"), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","

@@ -63,6 +63,11 @@ public final class RawApi {
         .method("DELETE", HttpRequest.BodyPublishers.ofString(deleteOptions)));
   }
 
+  /** A GET with one more header, e.g. a very long one. */
+  public Reply get(String path, String header, String value) {
+    return send(HttpRequest.newBuilder(uri(path)).header(header, value).GET());
+  }
+
   /** Any method with a body of bytes, e.g. a protobuf envelope. */
   public Reply send(String method, String path, String contentType, byte[] body) {
     return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)

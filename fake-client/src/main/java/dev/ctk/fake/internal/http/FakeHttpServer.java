@@ -56,6 +56,13 @@ public final class FakeHttpServer implements AutoCloseable {
   }
 
   /**
+   * The most header bytes a request may carry: kube-apiserver's (Go's {@code http.DefaultMaxHeaderBytes}, 1 MiB), so
+   * that a long token or cookie kube serves is served here too. Beyond it Vert.x answers 431 with an empty body, where
+   * Go answers 431 with the text {@code 431 Request Header Fields Too Large}.
+   */
+  static final int MAX_HEADER_BYTES = 1 << 20;
+
+  /**
    * Binds and starts serving.
    *
    * @throws ListenException when the port is in use or the host cannot be listened on
@@ -74,7 +81,7 @@ public final class FakeHttpServer implements AutoCloseable {
         .setHandle100ContinueAutomatically(true)
         .setHttp2ClearTextEnabled(false)
         .setMaxInitialLineLength(64 * 1024)
-        .setMaxHeaderSize(64 * 1024);
+        .setMaxHeaderSize(MAX_HEADER_BYTES);
     server = vertx.createHttpServer(options);
     server.requestHandler(request -> {
       if (!SERVED_METHODS.contains(request.method())) {
