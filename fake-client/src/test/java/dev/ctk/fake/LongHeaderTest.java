@@ -19,11 +19,13 @@ class LongHeaderTest {
   }
 
   @Test
-  void refuses_headers_over_1_mib_with_431() {
+  void refuses_headers_over_1_mib_with_gos_431_and_its_text() {
     try (FakeCluster cluster = FakeCluster.start()) {
       RawApi api = new RawApi(cluster.url());
       RawApi.Reply reply = api.get("/api/v1/namespaces/default/configmaps", "X-Long", "x".repeat(1100 * 1024));
       assertThat(reply.code()).isEqualTo(431);
+      assertThat(reply.contentType()).isEqualTo("text/plain; charset=utf-8");
+      assertThat(reply.body()).isEqualTo("431 Request Header Fields Too Large");
     }
   }
 }

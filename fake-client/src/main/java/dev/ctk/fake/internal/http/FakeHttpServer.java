@@ -57,10 +57,25 @@ public final class FakeHttpServer implements AutoCloseable {
 
   /**
    * The most header bytes a request may carry: kube-apiserver's (Go's {@code http.DefaultMaxHeaderBytes}, 1 MiB), so
-   * that a long token or cookie kube serves is served here too. Beyond it Vert.x answers 431 with an empty body, where
-   * Go answers 431 with the text {@code 431 Request Header Fields Too Large}.
+   * that a long token or cookie kube serves is served here too; beyond it, Go's 431 with its text.
    */
   static final int MAX_HEADER_BYTES = 1 << 20;
+
+  /** Go's answer to a request whose headers are over its limit: a text body, and the connection closed. */
+  static final String HEADERS_TOO_LARGE = "431 Request Header Fields Too Large";
+
+  /**
+   * A request Vert.x could not decode: headers over {@link #MAX_HEADER_BYTES} get Go's 431 with its text (Vert.x
+   * alone sends no body); anything else Vert.x's own answer.
+   */
+  private static void invalidRequest(io.vertx.core.http.HttpServerRequest request) {
+    if (request.decoderResult().cause() instanceof io.netty.handler.codec.http.TooLongHttpHeaderException) {
+      request.response().setStatusCode(431).putHeader("Content-Type", "text/plain; charset=utf-8")
+          .putHeader("Connection", "close").end(HEADERS_TOO_LARGE);
+      return;
+    }
+    io.vertx.core.http.HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER.handle(request);
+  }
 
   /**
    * Binds and starts serving.
@@ -83,6 +98,7 @@ public final class FakeHttpServer implements AutoCloseable {
         .setMaxInitialLineLength(64 * 1024)
         .setMaxHeaderSize(MAX_HEADER_BYTES);
     server = vertx.createHttpServer(options);
+    server.invalidRequestHandler(FakeHttpServer::invalidRequest);
     server.requestHandler(request -> {
       if (!SERVED_METHODS.contains(request.method())) {
         request.response().setStatusCode(405).putHeader("Content-Type", "application/json")
