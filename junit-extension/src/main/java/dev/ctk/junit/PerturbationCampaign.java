@@ -30,6 +30,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -277,25 +282,25 @@ final class PerturbationCampaign implements AutoCloseable {
    * runs ended.
    */
   static List<RunResult> runAll(List<PerturbationPoint> points, int parallel,
-      java.util.function.Function<PerturbationPoint, RunResult> run) {
+      Function<PerturbationPoint, RunResult> run) {
     if (parallel <= 1 || points.size() <= 1) {
       return points.stream().map(run).toList();
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+    ExecutorService pool = Executors.newFixedThreadPool(
         Math.min(parallel, points.size()), task -> {
           Thread thread = new Thread(task, "ctk-perturbed-run");
           thread.setDaemon(true);
           return thread;
         });
     try {
-      List<java.util.concurrent.Future<RunResult>> futures = points.stream()
+      List<Future<RunResult>> futures = points.stream()
           .map(point -> pool.submit(() -> run.apply(point))).toList();
       List<RunResult> results = new ArrayList<>();
       RuntimeException first = null;
-      for (java.util.concurrent.Future<RunResult> future : futures) {
+      for (Future<RunResult> future : futures) {
         try {
           results.add(future.get());
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
           if (first == null) {
             first = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
           }

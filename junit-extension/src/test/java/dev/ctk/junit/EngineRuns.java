@@ -1,5 +1,6 @@
 package dev.ctk.junit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.io.PrintWriter;
@@ -12,6 +13,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.ClassSelector;
+import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -61,6 +63,20 @@ final class EngineRuns {
     } finally {
       ControllerTestConfig.replaceEnvironment(machine);
     }
+  }
+
+  /**
+   * The one {@code ctk.perturbations} report entry a run published.
+   *
+   * @param results the run
+   * @return the campaign's report
+   */
+  static String perturbationReport(EngineExecutionResults results) {
+    List<String> entries = results.allEvents().reportingEntryPublished().stream()
+        .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs().get("ctk.perturbations"))
+        .filter(v -> v != null).collect(Collectors.toList());
+    assertThat(entries).hasSize(1);
+    return entries.get(0);
   }
 
   /** Fails, printing every failure with its stack trace, unless exactly {@code tests} passed. */

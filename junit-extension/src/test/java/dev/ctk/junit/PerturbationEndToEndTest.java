@@ -31,7 +31,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /**
@@ -49,7 +48,7 @@ class PerturbationEndToEndTest {
     EngineExecutionResults results = run(CorrectController.class, "ctk.report-dir", reports.toString());
     // THEN
     assertAllPassed(results, 1);
-    String report = entry(results);
+    String report = EngineRuns.perturbationReport(results);
     List<String> lines = report.lines().collect(Collectors.toList());
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$CorrectController#"
         + "copies_the_config_map: 0 of (\\d+) runs failed, \\d+ had no effect \\(seed \\d+, \\1 of \\1 planned "
@@ -73,7 +72,7 @@ class PerturbationEndToEndTest {
     Throwable failure = onlyFailure(results);
     assertThat(failure).isInstanceOf(AssertionError.class);
     String message = failure.getMessage();
-    assertThat(message).isEqualTo(entry(results));
+    assertThat(message).isEqualTo(EngineRuns.perturbationReport(results));
     List<String> lines = message.lines().collect(Collectors.toList());
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$PlantedNonIdempotentCreate#"
         + "creates_one_child: [1-9]\\d* of \\d+ runs failed \\(seed \\d+, .*\\)");
@@ -100,7 +99,7 @@ class PerturbationEndToEndTest {
         "ctk.perturb.replay", "crash-restart:after-write-2");
     // THEN
     assertAllPassed(results, 1);
-    List<String> lines = entry(results).lines().collect(Collectors.toList());
+    List<String> lines = EngineRuns.perturbationReport(results).lines().collect(Collectors.toList());
     assertThat(lines).hasSize(2);
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$PlantedNonIdempotentCreate#"
         + "creates_one_child: 0 of 1 run failed \\(replay of crash-restart:after-write-2, [\\d.]+(ms|s); reference "
@@ -118,7 +117,7 @@ class PerturbationEndToEndTest {
     // THEN the perturbed runs found the fake invocation (#1 when only fake runs) and passed
     assertAllPassed(results, 1);
     assertThat(results.testEvents().skipped().count()).isEqualTo(1);
-    List<String> lines = entry(results).lines().collect(Collectors.toList());
+    List<String> lines = EngineRuns.perturbationReport(results).lines().collect(Collectors.toList());
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationEndToEndTest\\$AcrossModesCopier#"
         + "copies_the_config_map: 0 of (\\d+) runs failed \\(seed \\d+, \\1 of \\1 planned points run, [\\d.]+"
         + "(ms|s); reference [\\d.]+(ms|s)\\)");
@@ -146,14 +145,6 @@ class PerturbationEndToEndTest {
             + "other invocations the second time), is not found again. Fix: perturb a test whose id is the same in "
             + "every run (a plain @Test, or @AcrossModes whose fake invocation is found again), or run it without "
             + "perturbations (-Dctk.perturb=off).");
-  }
-
-  private static String entry(EngineExecutionResults results) {
-    List<String> entries = results.allEvents().reportingEntryPublished().stream()
-        .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs().get("ctk.perturbations"))
-        .filter(v -> v != null).collect(Collectors.toList());
-    assertThat(entries).hasSize(1);
-    return entries.get(0);
   }
 
   private static ConfigMap parent(String name) {

@@ -24,7 +24,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /**
@@ -54,7 +53,7 @@ class PerturbationNeverSilentTest {
     assertThat(lines.get(2)).startsWith("  Fix: start the controller from a factory (harness.start(() -> "
         + "MyController.create(client)))").endsWith("or set ctk.perturb.nothing-to-perturb=warn to be warned "
         + "instead of failed.");
-    assertThat(entry(results)).isEqualTo(failure.getMessage());
+    assertThat(EngineRuns.perturbationReport(results)).isEqualTo(failure.getMessage());
   }
 
   @Test
@@ -64,7 +63,7 @@ class PerturbationNeverSilentTest {
         "ctk.perturb.nothing-to-perturb", "warn");
     // THEN
     assertAllPassed(results, 1);
-    assertThat(entry(results)).contains(": nothing to perturb: ").contains("  Fix: ");
+    assertThat(EngineRuns.perturbationReport(results)).contains(": nothing to perturb: ").contains("  Fix: ");
   }
 
   @Test
@@ -83,18 +82,10 @@ class PerturbationNeverSilentTest {
     EngineExecutionResults results = run(ObservedLoop.class, "ctk.report-dir", reports.toString());
     // THEN
     assertAllPassed(results, 1);
-    List<String> lines = entry(results).lines().collect(Collectors.toList());
+    List<String> lines = EngineRuns.perturbationReport(results).lines().collect(Collectors.toList());
     assertThat(lines.get(0)).matches("ctk perturbation: PerturbationNeverSilentTest\\$ObservedLoop#copies_the_config"
         + "_map: 0 of \\d+ runs? failed.*");
     assertThat(lines).anyMatch(l -> l.matches("  (PASS|SKIP) stale-view:ConfigMap:event-1 .*"));
-  }
-
-  private static String entry(EngineExecutionResults results) {
-    List<String> entries = results.allEvents().reportingEntryPublished().stream()
-        .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs().get("ctk.perturbations"))
-        .filter(v -> v != null).collect(Collectors.toList());
-    assertThat(entries).hasSize(1);
-    return entries.get(0);
   }
 
   private static ConfigMap configMap(String name) {
