@@ -10,6 +10,9 @@ import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueView;
 import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.RestartableProcess;
+import dev.ctk.harness.values.ControllerProcess;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.extended.controller.Controller;
 import io.kubernetes.client.extended.controller.DefaultController;
 import io.kubernetes.client.extended.controller.reconciler.Reconciler;
@@ -242,6 +245,83 @@ public final class ClientJavaProbe implements ControllerView {
     harness.closeAfterTest(started);
     started.start(startTimeout, withQueue);
     return controller;
+  }
+
+  /**
+   * Runs a client-java controller that ctk can crash-restart, as it does its own {@code RestartableController}: each
+   * instance gets an {@link ApiClient} of its own ({@link ApiClients#forHarness}, its requests carrying a {@code
+   * User-Agent} that names the instance) and a probe of its own, and {@code factory} builds the controller on them.
+   * {@code restart()} shuts the controller and its informers down and builds a fresh one. Perturbation runs ({@code
+   * @Perturbed}) crash it at each of its writes and restart it, telling its writes from the test's by that User-Agent,
+   * whatever thread sends them.
+   *
+   * <pre>{@code
+   * RestartableProcess checksums = ClientJavaProbe.startRestartable(harness, "checksum", (apiClient, probe) -> {
+   *   SharedInformerFactory informers = new SharedInformerFactory(apiClient);
+   *   ...
+   *   probe.watch(informers);
+   *   return ControllerBuilder.defaultBuilder(informers).withWorkQueue(probe.rateLimitingQueue())
+   *       .withReconciler(probe.reconciler(new ChecksumReconciler(apiClient))).watch(..).build();
+   * });
+   * assertThat(checksums.controller("checksum")).within(ofSeconds(10)).isIdle();
+   * }</pre>
+   *
+   * @param harness the test's harness
+   * @param name the controller's name: its probe's, its view's
+   * @param factory builds a fresh controller on the given client and probe, not started, on each call
+   * @return the restartable process; its view {@code controller(name)} follows the running instance
+   * @throws IllegalStateException if the factory failed, the controller is not attached to the probe, or it did not
+   *     start within 30s
+   * @since 0.1.0
+   */
+  public static RestartableProcess startRestartable(ControllerHarness harness, String name,
+      ControllerFactory factory) {
+    Objects.requireNonNull(harness, "ClientJavaProbe.startRestartable: harness is null");
+    Objects.requireNonNull(name, "ClientJavaProbe.startRestartable: name is null");
+    Objects.requireNonNull(factory, "ClientJavaProbe.startRestartable: factory is null");
+    return harness.startProcess(name, instance -> {
+      ApiClient apiClient = ApiClients.forHarness(harness);
+      apiClient.setUserAgent(instance.userAgent());
+      ClientJavaProbe probe = create(name);
+      Controller controller = factory.build(apiClient, probe);
+      if (controller == null) {
+        throw new IllegalStateException("the factory returned null; return the Controller it built");
+      }
+      ControllerRun run;
+      synchronized (probe) {
+        probe.checkAttached(controller);
+        run = new ControllerRun(probe, controller, new ArrayList<>(probe.factories));
+        probe.run = run;
+      }
+      try {
+        run.start(probe.startTimeout, probe.queue != null);
+      } catch (RuntimeException e) {
+        run.close();
+        throw e;
+      }
+      return ControllerProcess.of(List.of(probe), run);
+    });
+  }
+
+  /**
+   * Builds one instance of a client-java controller for {@link #startRestartable}.
+   *
+   * @since 0.1.0
+   */
+  @FunctionalInterface
+  public interface ControllerFactory {
+
+    /**
+     * Builds a fresh controller on the given client and probe, not started: its work queue from {@code
+     * probe.rateLimitingQueue()} and/or its reconciler wrapped by {@code probe.reconciler(..)}, its informer factory
+     * given to {@code probe.watch(..)}.
+     *
+     * @param apiClient the instance's own client
+     * @param probe the instance's probe
+     * @return the controller
+     * @throws Exception when it cannot be built
+     */
+    Controller build(ApiClient apiClient, ClientJavaProbe probe) throws Exception;
   }
 
   private void checkAttached(Controller controller) {

@@ -30,6 +30,9 @@
  *       to run the controller for one test.
  * </ul>
  *
+ * <p>{@code ClientJavaProbe.startRestartable} builds the controller from a factory, each instance on an {@code
+ * ApiClient} and a probe of its own, so that it can be crash-restarted by hand or by {@code @Perturbed}.
+ *
  * <p>Add {@code dev.ctk:ctk-client-java} with test scope. client-java itself is a {@code provided}
  * dependency of this artifact: the project brings its own {@code client-java-extended} (ctk is built
  * and tested with 25.0.0). client-java's {@code DefaultController} needs {@code

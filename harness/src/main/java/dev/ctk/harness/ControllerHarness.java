@@ -10,12 +10,18 @@ import dev.ctk.controller.TimeSource;
 import dev.ctk.controller.VirtualTime;
 import dev.ctk.controller.internal.ThrowableText;
 import dev.ctk.envtest.ApiServer;
+import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.RequestJournal;
+import dev.ctk.harness.values.ControllerInstance;
 import dev.ctk.harness.values.HarnessControllers;
 import dev.ctk.harness.values.Mode;
+import dev.ctk.harness.values.Restartable;
 import dev.ctk.harness.values.TestCluster;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -100,7 +106,7 @@ public final class ControllerHarness implements HarnessControllers {
   private final ControllerHarness parent;
   private final List<Controller> controllers = new ArrayList<>();
   private final List<ControllerView> views = new ArrayList<>();
-  private final List<RestartableController> restartables = new ArrayList<>();
+  private final List<Restartable> restartables = new ArrayList<>();
   /** What {@link #close()} closes, in registration order: started controllers and resources. */
   private final List<Registration> closeables = new ArrayList<>();
   /** Called with each controller {@link #start} is given, before it starts (the failure timeline attaches here). */
@@ -173,6 +179,62 @@ public final class ControllerHarness implements HarnessControllers {
   }
 
   /**
+   * Starts a controller of another framework from a factory, so that it can be crash-restarted as a {@link
+   * RestartableController} is: a Java Operator SDK {@code Operator} (ctk-josdk's {@code RestartableOperator} wraps
+   * this), a Kubernetes Java client controller ({@code ClientJavaProbe.startRestartable}), a hand-written loop. The
+   * factory is called for each instance with a client of that instance only, whose requests carry a {@code
+   * User-Agent} naming it, and must return the process running. Perturbation runs ({@code @Perturbed}) crash it at a
+   * controller write and restart it; its views show in failure reports. After the test the harness stops the current
+   * instance and closes its client.
+   *
+   * <pre>{@code
+   * RestartableProcess syncer = harness.startProcess("config-syncer", instance -> {
+   *   ControllerProbe probe = ControllerProbe.create("config-syncer");
+   *   ConfigSyncer loop = ConfigSyncer.start(instance.client(), probe);
+   *   return ControllerProcess.of(List.of(probe), loop::stop);
+   * });
+   * }</pre>
+   *
+   * @param name the process's name, distinct among the test's processes
+   * @param factory starts a fresh instance on each call
+   * @return the process, its instance 1 running
+   * @throws IllegalStateException if the test is over, the name is taken, or the factory failed
+   * @since 0.1.0
+   */
+  public RestartableProcess startProcess(String name, RestartableProcess.Factory factory) {
+    Objects.requireNonNull(name, "ControllerHarness.startProcess: the name is null");
+    Objects.requireNonNull(factory, "ControllerHarness.startProcess: the factory is null");
+    RestartableProcess process = new RestartableProcess(this, name, factory);
+    synchronized (this) {
+      requireOpen("start controller process \"" + name + "\"");
+      if (restartables().stream().anyMatch(r -> r instanceof RestartableProcess && r.name().equals(name))) {
+        throw new IllegalStateException("A controller process named \"" + name + "\" was already started for "
+            + "this test. Give each process its own name.");
+      }
+      restartables.add(process);
+      closeables.add(new Registration(process::shutDown, "controller process \"" + name + "\""));
+    }
+    process.first();
+    synchronized (this) {
+      for (ControllerView view : process.controllers()) {
+        views.add(view);
+      }
+    }
+    return process;
+  }
+
+  /** A client of the test's cluster whose requests carry {@code userAgent}: one process instance's. */
+  KubernetesClient clientFor(String userAgent) {
+    KubernetesClient shared = cluster.client();
+    Config config = new ConfigBuilder(shared.getConfiguration()).withUserAgent(userAgent).build();
+    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config)
+        .withKubernetesSerialization(shared.getKubernetesSerialization());
+    cluster.fakeCluster().filter(fake -> fake.clientTransport() == ClientTransport.IN_PROCESS)
+        .ifPresent(fake -> builder.withHttpClientFactory(fake.httpClientFactory()));
+    return builder.build();
+  }
+
+  /**
    * Registers a controller before it starts, so that it is closed even if it fails to start.
    *
    * @param controller the instance to list in {@link #controllers()} and {@link #views()}
@@ -223,13 +285,14 @@ public final class ControllerHarness implements HarnessControllers {
   }
 
   /**
-   * The restartable controllers started through this harness and the harnesses enclosing it, outermost first.
+   * The restartable controllers and controller processes started through this harness and the harnesses enclosing
+   * it, outermost first.
    *
    * @return an immutable list
    */
   @Override
-  public List<RestartableController> restartables() {
-    List<RestartableController> all = new ArrayList<>();
+  public List<Restartable> restartables() {
+    List<Restartable> all = new ArrayList<>();
     if (parent != null) {
       all.addAll(parent.restartables());
     }
@@ -247,7 +310,21 @@ public final class ControllerHarness implements HarnessControllers {
    */
   @Override
   public Optional<RestartableController> restartableOf(Controller controller) {
-    return restartables().stream().filter(r -> r.current() == controller).findFirst();
+    return restartables().stream().filter(r -> r instanceof RestartableController)
+        .map(RestartableController.class::cast).filter(r -> r.current() == controller).findFirst();
+  }
+
+  @Override
+  public Optional<ControllerInstance> processInstance(String userAgent) {
+    for (Restartable restartable : restartables()) {
+      if (restartable instanceof RestartableProcess process) {
+        Optional<ControllerInstance> instance = process.instanceSending(userAgent);
+        if (instance.isPresent()) {
+          return instance;
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**

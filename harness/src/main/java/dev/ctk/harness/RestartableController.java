@@ -9,11 +9,14 @@ import dev.ctk.controller.ReconcileRecord;
 import dev.ctk.controller.Vocabulary;
 import dev.ctk.controller.WorkQueueStats;
 import dev.ctk.controller.WorkQueueView;
+import dev.ctk.harness.values.ControllerInstance;
 import dev.ctk.harness.values.Restartable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -82,11 +85,20 @@ public final class RestartableController implements ControllerView, Restartable 
    *
    * @return the current instance
    */
-  @Override
   public Controller current() {
     synchronized (lock) {
       return current;
     }
+  }
+
+  /**
+   * The running instance, as {@link #current()}.
+   *
+   * @return the current instance (never empty)
+   */
+  @Override
+  public Optional<Controller> currentController() {
+    return Optional.of(current());
   }
 
   /**
@@ -123,7 +135,7 @@ public final class RestartableController implements ControllerView, Restartable 
    *     controller down) before or while it started: it was closed, and nothing runs
    */
   @Override
-  public boolean restart(java.util.function.Consumer<Controller> beforeStart) {
+  public boolean restart(Consumer<ControllerInstance> beforeStart) {
     synchronized (restarting) {
       Controller old;
       int next;
@@ -142,7 +154,7 @@ public final class RestartableController implements ControllerView, Restartable 
         current = fresh;
         instance = next;
       }
-      beforeStart.accept(fresh);
+      beforeStart.accept(new ControllerInstance(fresh.name(), next, fresh, null));
       synchronized (lock) {
         if (shutDown) {
           return false;   // shutDown() closed fresh (it is current): it must not start

@@ -1,7 +1,8 @@
 /**
  * ctk without a test framework: what one test runs against ({@link dev.ctk.harness.TestScope}: a fake cluster, or a
  * fresh namespace on a real kube-apiserver), the {@link dev.ctk.harness.ControllerHarness} that starts controllers
- * and closes them after the test, crash-restartable controllers ({@link dev.ctk.harness.RestartableController}), the
+ * and closes them after the test, crash-restartable controllers ({@link dev.ctk.harness.RestartableController}, and
+ * {@link dev.ctk.harness.RestartableProcess} for other frameworks' controllers, each instance on a client of its own), the
  * {@link dev.ctk.harness.values.Mode modes}, and the values the perturbation engine is configured with ({@link
  * dev.ctk.harness.values.Perturbation}, {@link dev.ctk.harness.PerturbationConfig}). The AssertJ assertions are in {@code
  * dev.ctk.assertions}. JUnit Jupiter's {@code @ControllerTest} (module {@code ctk-junit}) is one adapter over this

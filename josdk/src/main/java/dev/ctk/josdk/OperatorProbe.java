@@ -171,18 +171,7 @@ public final class OperatorProbe implements Metrics {
   public Operator start(Operator operator, ControllerHarness harness) {
     Objects.requireNonNull(operator, "OperatorProbe.start: operator is null");
     Objects.requireNonNull(harness, "OperatorProbe.start: harness is null");
-    Metrics configured = operator.getConfigurationService().getMetrics();
-    if (configured != this) {
-      throw new IllegalArgumentException("Cannot start the operator with this OperatorProbe: the "
-          + "operator reports to " + describe(configured) + ", not to this probe. Fix: build it "
-          + "with new Operator(o -> o.withMetrics(probe)); to keep your own Metrics, pass "
-          + "OperatorProbe.wrapping(yourMetrics) instead.");
-    }
-    List<ControllerObservation> observed = observationsOf(operator);
-    if (observed.isEmpty()) {
-      throw new IllegalStateException("Cannot start the operator: no reconciler is registered. "
-          + "Fix: call operator.register(reconciler) before probe.start(operator, harness).");
-    }
+    List<ControllerObservation> observed = checkStartable(operator);
     if (operator.getConfigurationService().closeClientOnStop()
         && operator.getKubernetesClient() == harness.client()) {
       throw new IllegalArgumentException("Cannot start the operator: it would close the test's "
@@ -196,6 +185,42 @@ public final class OperatorProbe implements Metrics {
     operator.start();
     WatchWait.await(observed, WATCH_TIMEOUT);
     return operator;
+  }
+
+  /**
+   * Starts an operator of a {@link RestartableOperator} instance: as {@link #start(Operator, ControllerHarness)},
+   * without registering it with the harness (the restartable process does).
+   *
+   * @return its stop
+   */
+  AutoCloseable startInstance(Operator operator) {
+    List<ControllerObservation> observed = checkStartable(operator);
+    OperatorStop stop = new OperatorStop(operator,
+        observed.stream().map(ControllerObservation::name).toList());
+    try {
+      operator.start();
+      WatchWait.await(observed, WATCH_TIMEOUT);
+    } catch (RuntimeException e) {
+      stop.close();
+      throw e;
+    }
+    return stop;
+  }
+
+  private List<ControllerObservation> checkStartable(Operator operator) {
+    Metrics configured = operator.getConfigurationService().getMetrics();
+    if (configured != this) {
+      throw new IllegalArgumentException("Cannot start the operator with this OperatorProbe: the "
+          + "operator reports to " + describe(configured) + ", not to this probe. Fix: build it "
+          + "with new Operator(o -> o.withMetrics(probe)); to keep your own Metrics, pass "
+          + "OperatorProbe.wrapping(yourMetrics) instead.");
+    }
+    List<ControllerObservation> observed = observationsOf(operator);
+    if (observed.isEmpty()) {
+      throw new IllegalStateException("Cannot start the operator: no reconciler is registered. "
+          + "Fix: call operator.register(reconciler) before probe.start(operator, harness).");
+    }
+    return observed;
   }
 
   @Override

@@ -13,6 +13,9 @@
  * assertThat(probe.controller("webapp")).within(ofSeconds(10)).hasReconciledSuccessfully("shop/web");
  * }</pre>
  *
+ * <p>{@link dev.ctk.josdk.RestartableOperator} builds the operator from a factory, each instance on a client and a
+ * probe of its own, so that it can be crash-restarted by hand or by {@code @Perturbed}.
+ *
  * <p>JOSDK itself is a {@code provided} dependency of this artifact: a project that uses it brings
  * its own {@code operator-framework-core} (tested with 5.3.2).
  *

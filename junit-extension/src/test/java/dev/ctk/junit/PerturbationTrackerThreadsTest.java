@@ -99,7 +99,8 @@ class PerturbationTrackerThreadsTest extends FakeHarnessFixture {
       return RestartableControllerTest.configMapController(client, "slow-factory", Result.done());
     });
     List<String> lines = new CopyOnWriteArrayList<>();
-    CrashPoint crash = new CrashPoint(PerturbationPoint.crashBefore(1), lines::add, () -> null, null);
+    CrashPoint crash = new CrashPoint(PerturbationPoint.crashBefore(1), lines::add, () -> null, null,
+        sequence -> true);
     Instance instance = new Instance(controller.current(), 1, controller);
     // WHEN write 1 crashes the instance, and the crash point is closed while the restart waits on the factory
     assertThat(crash.onWrite(new ControllerWrite(1, "slow-factory", 1, "create", "Secret", "default", null, 7),

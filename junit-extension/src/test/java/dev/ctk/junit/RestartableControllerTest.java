@@ -104,7 +104,7 @@ class RestartableControllerTest extends FakeHarnessFixture {
     List<Controller> fresh = new CopyOnWriteArrayList<>();
     // WHEN the harness closes between the build of instance 2 and its start
     boolean started = controller.restart(instance -> {
-      fresh.add(instance);
+      fresh.add(instance.controller());
       harness.close();
     });
     // THEN

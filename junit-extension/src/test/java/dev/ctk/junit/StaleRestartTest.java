@@ -13,6 +13,7 @@ import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.TestScope;
 import dev.ctk.harness.internal.FakeTestCluster;
 import dev.ctk.harness.internal.perturb.StaleRestart;
+import dev.ctk.harness.values.ControllerInstance;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -57,7 +58,7 @@ class StaleRestartTest {
     StaleRestart stale = new StaleRestart(cluster, "ConfigMap", lines::add, (quiet, bound) -> true);
     Controller fresh = RestartableControllerTest.configMapController(client, "fresh", Result.done());
     // WHEN the stale list is installed, another thread lists, then the fresh instance starts on this one
-    stale.prepare(fresh, old);
+    stale.prepare(new ControllerInstance(fresh.name(), 2, fresh, null), old);
     List<ConfigMap> otherThread = CompletableFuture.supplyAsync(() -> client.configMaps().list().getItems()).join();
     harness.start(fresh);
     stale.started();
@@ -90,7 +91,7 @@ class StaleRestartTest {
       client.configMaps().withName("web").edit(cm -> withData(cm, value));
     }
     StaleRestart stale = new StaleRestart(cluster, "ConfigMap", lines::add, (quiet, bound) -> true);
-    stale.prepare(RestartableControllerTest.configMapController(client, "fresh", Result.done()), old);
+    stale.prepare(instance(RestartableControllerTest.configMapController(client, "fresh", Result.done())), old);
     // WHEN this thread (the starting one) lists
     KubernetesClientException error = catchThrowableOfType(KubernetesClientException.class,
         () -> client.configMaps().list());
@@ -108,7 +109,7 @@ class StaleRestartTest {
     // GIVEN
     StaleRestart stale = new StaleRestart(cluster, "Secret", lines::add, (quiet, bound) -> true);
     // WHEN
-    stale.prepare(RestartableControllerTest.configMapController(client, "fresh", Result.done()), "1");
+    stale.prepare(instance(RestartableControllerTest.configMapController(client, "fresh", Result.done())), "1");
     stale.started();
     stale.release("at the end of the test");
     // THEN nothing was installed, nothing logged
@@ -129,5 +130,9 @@ class StaleRestartTest {
   private static ConfigMap withData(ConfigMap cm, String value) {
     cm.setData(Map.of("k", value));
     return cm;
+  }
+
+  private static ControllerInstance instance(Controller fresh) {
+    return new ControllerInstance(fresh.name(), 2, fresh, null);
   }
 }

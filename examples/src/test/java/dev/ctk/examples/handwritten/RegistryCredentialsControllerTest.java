@@ -8,14 +8,18 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ctk.controller.ControllerProbe;
 import dev.ctk.harness.ControllerHarness;
+import dev.ctk.harness.RestartableProcess;
+import dev.ctk.harness.values.ControllerProcess;
 import dev.ctk.junit.AcrossModes;
 import dev.ctk.junit.ControllerTest;
+import dev.ctk.junit.Perturbed;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.Test;
@@ -150,6 +154,31 @@ class RegistryCredentialsControllerTest {
     String key = harness.namespace() + "/registry";
     assertThat(observed.probe()).within(ofSeconds(5)).isIdle();
     assertThat(observed.probe()).hasReconcileCount(key, 2).hasReconciledSuccessfully(key);
+  }
+
+  @Test
+  @Perturbed
+  void writes_the_image_pull_secret_even_if_it_crashes_at_a_write(KubernetesClient client,
+      ControllerHarness harness) {
+    // GIVEN the controller started from a factory, so that a campaign can crash it and start a fresh one
+    // region:restartable
+    RestartableProcess process = harness.startProcess("registry-credentials", instance -> {
+      ControllerProbe probe = ControllerProbe.builder("registry-credentials").withFailedKeysDropped().build();
+      RegistryCredentialsController controller = new RegistryCredentialsController(
+          instance.client(), harness.namespace(),                      // the instance's own client
+          probe.observe(new LinkedBlockingQueue<>()),
+          (key, reconcile) -> probe.reconcile(key, reconcile::run));
+      probe.watch(controller.informer());
+      controller.start();
+      return ControllerProcess.of(List.of(probe), controller);        // its views, and what stops it
+    });
+    // endregion:restartable
+    // WHEN
+    client.resource(credentials("registry", "robot", "s3cret")).create();
+    // THEN
+    Secret dockerconfig = awaitSecret(client, "registry-dockerconfig");
+    assertThat(decode(dockerconfig.getData().get(".dockerconfigjson"))).contains("\"username\":\"robot\"");
+    assertThat(process.controller("registry-credentials")).within(ofSeconds(5)).isIdle();
   }
 
   @Test

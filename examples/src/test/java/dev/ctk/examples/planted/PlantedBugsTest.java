@@ -27,6 +27,10 @@ class PlantedBugsTest {
     return Stream.of(
         Arguments.of("a create that is not idempotent after a crash", TicketWorkerScenario.Planted.class,
             TicketWorkerScenario.Correct.class, "FAIL crash-restart:after-write-1"),
+        Arguments.of("the same, in a Java Operator SDK operator", TicketWorkerOperatorScenario.Planted.class,
+            TicketWorkerOperatorScenario.Correct.class, "FAIL crash-restart:after-write-1"),
+        Arguments.of("the same, in a Kubernetes Java client controller", TicketWorkerClientJavaScenario.Planted.class,
+            TicketWorkerClientJavaScenario.Correct.class, "FAIL crash-restart:after-write-1"),
         Arguments.of("a delete decided from a stale cache", SettingsCleanupScenario.Planted.class,
             SettingsCleanupScenario.Correct.class, "FAIL stale-restart:Secret:after-write-1"),
         Arguments.of("a status computed from intermediate states", RevisionHistoryScenario.Planted.class,
@@ -64,6 +68,7 @@ class PlantedBugsTest {
     return EngineTestKit.engine("junit-jupiter")
         .selectors(selectClass(scenario))
         .configurationParameter("ctk.report-dir", reports.toString())
+        .configurationParameter("ctk.perturb.parallel-runs", "2")   // two runs at a time: most of a run is waiting
         .execute();
   }
 

@@ -33,10 +33,15 @@ abstract class TicketWorkerScenario {
     client.resource(new ConfigMapBuilder().withNewMetadata().withName("t1")
         .addToLabels(TicketWorkerController.TICKET_LABEL, "true").endMetadata().build()).create();
     // THEN the ticket names its worker, and that worker exists
-    String worker = await("ticket t1 to name its worker").atMost(ofSeconds(5))
+    assertTicketNamesAnExistingWorker(client);
+    assertThat(controller).within(ofSeconds(5)).isIdle();
+  }
+
+  /** Waits until ticket t1 names its worker (at most 10 s), and checks that the worker exists. */
+  static void assertTicketNamesAnExistingWorker(KubernetesClient client) {
+    String worker = await("ticket t1 to name its worker").atMost(ofSeconds(10))
         .until(() -> workerOf(client.configMaps().withName("t1").get()), name -> name != null);
     assertThat(client.configMaps().withName(worker).get()).isNotNull();
-    assertThat(controller).within(ofSeconds(5)).isIdle();
   }
 
   private static String workerOf(ConfigMap ticket) {

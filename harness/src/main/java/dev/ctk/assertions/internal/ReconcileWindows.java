@@ -66,7 +66,7 @@ public final class ReconcileWindows implements ReconcileListener {
    */
   public static Optional<ReconcileWindows> of(ControllerView view) {
     ControllerView tracked = view instanceof dev.ctk.harness.values.Restartable restartable
-        ? restartable.current() : view;
+        ? restartable.currentController().map(ControllerView.class::cast).orElse(view) : view;
     return Optional.ofNullable(TRACKED.get(tracked));
   }
 

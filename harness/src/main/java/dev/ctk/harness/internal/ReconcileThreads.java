@@ -62,9 +62,13 @@ public final class ReconcileThreads {
     return current.get();
   }
 
-  /** One started controller instance, and what a crash point did to it. */
+  /**
+   * One started controller instance, and what a crash point did to it: a ctk controller (its requests told apart by
+   * its reconcile threads) or a controller process of another framework (told apart by its {@code User-Agent}).
+   */
   public static final class Instance {
 
+    private final String name;
     private final Controller controller;
     private final int number;
     private final Restartable restartable;
@@ -72,17 +76,33 @@ public final class ReconcileThreads {
     private volatile boolean crashDue;
 
     public Instance(Controller controller, int number, Restartable restartable) {
-      this.controller = Objects.requireNonNull(controller, "controller");
+      this(Objects.requireNonNull(controller, "controller").name(), controller, number, restartable);
+    }
+
+    /** A controller process's instance: no ctk controller. */
+    public Instance(String name, int number, Restartable restartable) {
+      this(name, null, number, Objects.requireNonNull(restartable, "restartable"));
+    }
+
+    private Instance(String name, Controller controller, int number, Restartable restartable) {
+      this.name = name;
+      this.controller = controller;
       this.number = number;
       this.restartable = restartable;
     }
 
+    /** The ctk controller, or {@code null} for a controller process. */
     public Controller controller() {
       return controller;
     }
 
+    /** Whether this is a controller process of another framework: no reconcile listener marks its threads. */
+    public boolean isProcess() {
+      return controller == null;
+    }
+
     public String name() {
-      return controller.name();
+      return name;
     }
 
     public int number() {

@@ -49,4 +49,13 @@ public interface HarnessControllers {
    * @return its restartable, or empty for a controller started without a factory
    */
   Optional<? extends Restartable> restartableOf(Controller controller);
+
+  /**
+   * The instance of a restartable controller process that sends requests with this {@code User-Agent}: its current
+   * instance or one it crashed.
+   *
+   * @param userAgent a request's {@code User-Agent}, or {@code null}
+   * @return the instance, or empty when no process instance of the harness carries it
+   */
+  Optional<ControllerInstance> processInstance(String userAgent);
 }

@@ -1,22 +1,24 @@
 package dev.ctk.harness.values;
 
 import dev.ctk.controller.Controller;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * A controller the harness can crash and start afresh from its factory, as the perturbation engine and the
- * assertions see it ({@code dev.ctk.harness.RestartableController} is the one users get).
+ * assertions see it: a ctk {@link Controller} ({@code dev.ctk.harness.RestartableController}) or a controller process
+ * of another framework ({@code dev.ctk.harness.RestartableProcess}).
  *
  * @since 0.1.0
  */
 public interface Restartable {
 
   /**
-   * The running instance (after a restart, the fresh one).
+   * The name it was started under.
    *
-   * @return the current instance
+   * @return e.g. {@code "nginx-service"}
    */
-  Controller current();
+  String name();
 
   /**
    * Which instance runs now: 1 for the first, one more after each restart.
@@ -26,11 +28,18 @@ public interface Restartable {
   int instance();
 
   /**
-   * Crash-restarts the controller now, calling {@code beforeStart} with the fresh instance after the old one is
-   * closed and before the fresh one starts.
+   * The running ctk controller instance (after a restart, the fresh one).
+   *
+   * @return the instance, or empty for a controller process of another framework
+   */
+  Optional<Controller> currentController();
+
+  /**
+   * Crash-restarts it now, calling {@code beforeStart} with the fresh instance after the old one is closed and before
+   * the fresh one starts.
    *
    * @param beforeStart called on the thread that then starts the fresh instance
    * @return {@code true} if the fresh instance started; {@code false} if the test ended meanwhile
    */
-  boolean restart(Consumer<Controller> beforeStart);
+  boolean restart(Consumer<ControllerInstance> beforeStart);
 }

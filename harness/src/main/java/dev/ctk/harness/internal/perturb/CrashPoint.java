@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +18,9 @@ import java.util.function.Supplier;
  * write is served, and the instance crashes at the end of that reconcile or at its next request, whichever comes
  * first. A crashed instance's every later request from inside its reconciles is refused, as if its process were gone;
  * on the thread {@code ctk-perturb-restart} its {@link Restartable} closes it and starts a fresh instance
- * from the factory.
+ * from the factory. A controller process of another framework (told apart by its {@code User-Agent}, not by reconcile
+ * threads) crashed after write n has every request refused from write n on, and is stopped once write n was
+ * answered.
  *
  * <p>The fault rule's predicate calls {@link #refuses} and {@link #onWrite} on the thread that sent the request, so
  * neither blocks: the restart is handed to the restart thread, started for it (a point crashes one instance once).
@@ -28,11 +31,16 @@ import java.util.function.Supplier;
  */
 public final class CrashPoint {
 
+  /** How long a controller process crashed right after write n stays up, at most, for write n to be answered. */
+  private static final Duration SERVED_WAIT = Duration.ofSeconds(10);
+
   private final PerturbationPoint point;
   private final Consumer<String> log;
   /** For a stale restart: the stale view the fresh instance starts on; else {@code null}. */
   private final StaleRestart stale;
   private final Supplier<String> resourceVersion;
+  /** Whether the request of a journal sequence was answered (it is in the journal). */
+  private final LongPredicate served;
   private final AtomicInteger pending = new AtomicInteger();
   private volatile boolean reached;
   private volatile boolean fired;
@@ -51,9 +59,13 @@ public final class CrashPoint {
    * @param resourceVersion for a stale restart: the resourceVersion its stale kind is listed as of (the store's when
    *     the first controller started), read when write n is reached
    * @param stale for a stale restart, the stale view to start the fresh instance on; else {@code null}
+   * @param served whether the request of a journal sequence was answered: a controller process crashed right after
+   *     write n is stopped only once write n was served
    */
-  public CrashPoint(PerturbationPoint point, Consumer<String> log, Supplier<String> resourceVersion, StaleRestart stale) {
+  public CrashPoint(PerturbationPoint point, Consumer<String> log, Supplier<String> resourceVersion,
+      StaleRestart stale, LongPredicate served) {
     this.point = point;
+    this.served = served;
     this.log = log;
     this.resourceVersion = resourceVersion;
     this.stale = stale;
@@ -136,6 +148,12 @@ public final class CrashPoint {
       crash(instance, "before");
       return true;
     }
+    if (instance.isProcess()) {
+      // no reconcile end is seen for a process: it crashes now, every later request of it refused, and is stopped
+      // once write n was served
+      crash(instance, "right after");
+      return false;
+    }
     instance.crashSoon();
     return false;
   }
@@ -172,6 +190,9 @@ public final class CrashPoint {
 
   private void restart(Instance instance, String line) {
     try {
+      if (instance.isProcess()) {
+        awaitServed(write.journalSequence());
+      }
       Restartable restartable = instance.restartable();
       boolean started;
       try {
@@ -205,6 +226,19 @@ public final class CrashPoint {
       }
     } finally {
       pending.decrementAndGet();
+    }
+  }
+
+  /** Waits (at most 10 s) until write n was answered, so that stopping the process does not cut it off. */
+  private void awaitServed(long sequence) {
+    long deadline = System.nanoTime() + SERVED_WAIT.toNanos();
+    while (!served.test(sequence) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

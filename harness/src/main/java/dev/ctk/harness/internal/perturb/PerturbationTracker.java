@@ -12,6 +12,7 @@ import dev.ctk.harness.internal.ControllerWrite;
 import dev.ctk.harness.internal.Quiescence;
 import dev.ctk.harness.internal.ReconcileThreads.Instance;
 import dev.ctk.harness.internal.ReconcileThreads;
+import dev.ctk.harness.values.ControllerInstance;
 import dev.ctk.harness.values.HarnessControllers;
 import dev.ctk.harness.values.Perturbation;
 import dev.ctk.harness.values.Restartable;
@@ -47,9 +48,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * is released, a crash point a thread {@code ctk-perturb-restart} for its restart; {@link #close()} waits for both
  * (bounded), so none outlives the tracker unless it had to be abandoned (then an injection line says so).
  *
- * <p>Limits: only the in-process transport decides fault rules on the sending thread, so over HTTP nothing could be
- * attributed and {@link #attach} refuses such a cluster; requests a reconciler sends from threads of its own are not
- * attributed; a test that clears every fault rule ({@code faults().clear()}) also removes the tracker's rule, and
+ * <p>Controller processes of other frameworks ({@code harness.startProcess}, ctk-josdk's {@code RestartableOperator},
+ * ctk-client-java's {@code ClientJavaProbe.startRestartable}) are told apart by the {@code User-Agent} of the client
+ * each instance was given, not by threads: every write their client sends is a controller write, whatever thread or
+ * transport sent it.
+ *
+ * <p>Limits: only the in-process transport decides fault rules on the sending thread, so over HTTP a ctk controller's
+ * writes could not be attributed and {@link #attach} refuses such a cluster; requests a ctk controller's reconciler
+ * sends from threads of its own are not attributed; a test that clears every fault rule ({@code faults().clear()}) also removes the tracker's rule, and
  * writes are then no longer numbered.
  */
 public final class PerturbationTracker implements AutoCloseable {
@@ -73,6 +79,8 @@ public final class PerturbationTracker implements AutoCloseable {
   private final List<String> injections = new CopyOnWriteArrayList<>();
   private final List<Controller> instrumented = new CopyOnWriteArrayList<>();
   private final List<Controller> restartableInstances = new CopyOnWriteArrayList<>();
+  /** The instances of controller processes seen so far, by User-Agent. */
+  private final Map<String, Instance> processes = new ConcurrentHashMap<>();
   private final CrashPoint crash;
   private final StaleRestart stale;
   private final WatchPoint watch;
@@ -92,7 +100,7 @@ public final class PerturbationTracker implements AutoCloseable {
         && (point.kind() == Perturbation.CRASH_RESTART || point.kind() == Perturbation.STALE_RESTART);
     this.stale = point != null && point.kind() == Perturbation.STALE_RESTART
         ? new StaleRestart(cluster, point.watchedKind(), injections::add, this::controllersQuiet) : null;
-    this.crash = crashes ? new CrashPoint(point, injections::add, () -> firstStart, stale) : null;
+    this.crash = crashes ? new CrashPoint(point, injections::add, () -> firstStart, stale, this::served) : null;
     this.watch = point != null && !crashes
         ? new WatchPoint(cluster, point, injections::add, this::controllersQuiet, this::observedViews,
             this::isControllers) : null;
@@ -272,11 +280,23 @@ public final class PerturbationTracker implements AutoCloseable {
    */
   public Set<String> restartableKinds() {
     List<Controller> controllers = new ArrayList<>();
+    boolean processes = false;
     for (Restartable restartable : harness.restartables()) {
-      controllers.add(restartable.current());
+      restartable.currentController().ifPresent(controllers::add);
+      processes |= restartable.currentController().isEmpty();
     }
     controllers.addAll(restartableInstances);
-    return kindsOf(controllers);
+    Set<String> kinds = kindsOf(controllers);
+    if (processes) {
+      // a controller process's informers are not known by type: the kinds its instances opened watches on
+      for (ApiRequestRecord request : cluster.requests().since(journalMark)) {
+        if ("watch".equals(request.verb()) && request.kind() != null
+            && harness.processInstance(request.client()).isPresent()) {
+          kinds.add(request.kind());
+        }
+      }
+    }
+    return kinds;
   }
 
   private static Set<String> kindsOf(List<Controller> controllers) {
@@ -357,6 +377,9 @@ public final class PerturbationTracker implements AutoCloseable {
    */
   private boolean decide(ApiRequestRecord request) {
     Instance instance = threads.current();
+    if (instance == null) {
+      instance = processInstance(request.client());
+    }
     if (instance == null || closed) {
       return false;
     }
@@ -375,6 +398,40 @@ public final class PerturbationTracker implements AutoCloseable {
       writes.add(write);
     }
     return crash != null && crash.onWrite(write, instance);
+  }
+
+  /**
+   * The instance of a controller process that sent a request, told by its User-Agent; one {@link Instance} per
+   * process instance, so that its crash state holds for all its requests.
+   */
+  private Instance processInstance(String userAgent) {
+    if (userAgent == null || !userAgent.startsWith("ctk-process/")) {
+      return null;
+    }
+    Instance known = processes.get(userAgent);
+    if (known != null) {
+      return known;
+    }
+    Optional<ControllerInstance> sender = harness.processInstance(userAgent);
+    if (sender.isEmpty()) {
+      return null;
+    }
+    Restartable restartable = harness.restartables().stream()
+        .filter(r -> r.currentController().isEmpty() && r.name().equals(sender.get().name())).findFirst()
+        .orElse(null);
+    if (restartable == null) {
+      return null;
+    }
+    if (firstStart == null) {
+      firstStart = cluster.resourceVersion();
+    }
+    return processes.computeIfAbsent(userAgent, ua -> new Instance(sender.get().name(), sender.get().number(),
+        restartable));
+  }
+
+  /** Whether the request of a journal sequence was answered. */
+  private boolean served(long sequence) {
+    return cluster.requests().since(sequence - 1).stream().anyMatch(r -> r.sequence() == sequence);
   }
 
   /** The kind an informer watches, when it can be told. */

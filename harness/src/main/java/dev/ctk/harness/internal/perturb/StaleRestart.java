@@ -1,6 +1,5 @@
 package dev.ctk.harness.internal.perturb;
 
-import dev.ctk.controller.Controller;
 import dev.ctk.fake.ApiFault;
 import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.FaultRule;
@@ -9,12 +8,14 @@ import dev.ctk.fake.WatchPattern;
 import dev.ctk.fake.values.ApiRequestRecord;
 import dev.ctk.fake.values.FaultFiring;
 import dev.ctk.fake.values.RequestPattern;
+import dev.ctk.harness.values.ControllerInstance;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +27,8 @@ import java.util.stream.Collectors;
  *
  * <p>How narrow it is: the stale-read rule answers only LISTs sent on the thread that starts the fresh instance
  * (fabric8 informers send their first LIST from the thread that starts them; the fake's in-process transport serves
- * it there), at most one per informer of the kind, and is removed once the fresh instance's caches synced: the
+ * it there), at most one per informer of the kind, or, for a controller process of another framework, LISTs that
+ * carry the fresh instance's {@code User-Agent}, and is removed once the fresh instance's caches synced: the
  * test's own LISTs, other controllers' and the fresh instance's later relists are served fresh. The hold cannot be
  * narrowed that way (a watch pattern names kind, namespace and selectors, not a client): while it is in force, every
  * watch of the kind waits, those of other controllers and of the test included.
@@ -41,6 +43,8 @@ public final class StaleRestart {
   private final Consumer<String> log;
   private final BiPredicate<Duration, Duration> quiet;
   private boolean prepared;
+  /** Whether the fresh instance is a controller process (told apart by its User-Agent). */
+  private boolean process;
   private boolean watched;
   private String resourceVersion;
   private FaultRule list;
@@ -64,19 +68,25 @@ public final class StaleRestart {
 
   /**
    * Installs the stale list and the hold for the stale kind, if {@code fresh} watches it. Call it on the thread that
-   * then starts {@code fresh}, right before it does.
+   * then starts {@code fresh}, right before it does. A ctk controller's LISTs are told by that thread (at most one
+   * per informer of the kind); a controller process's by its {@code User-Agent} (every LIST of the kind it sends
+   * until it started; whether it watches the kind shows only then).
    *
    * @param fresh the instance about to start
    * @param resourceVersion the store's resourceVersion when the first controller started
    */
-  public synchronized void prepare(Controller fresh, String resourceVersion) {
+  public synchronized void prepare(ControllerInstance fresh, String resourceVersion) {
     prepared = true;
-    int informers = 0;
-    for (SharedIndexInformer<?> informer : fresh.informers()) {
-      if (PerturbationTracker.kindOf(informer).filter(staleKind::equals).isPresent()) {
-        informers++;
+    int informers = Integer.MAX_VALUE;
+    if (fresh.controller() != null) {
+      informers = 0;
+      for (SharedIndexInformer<?> informer : fresh.controller().informers()) {
+        if (PerturbationTracker.kindOf(informer).filter(staleKind::equals).isPresent()) {
+          informers++;
+        }
       }
     }
+    process = fresh.isProcess();
     watched = informers > 0;
     if (released || !watched || resourceVersion == null) {
       return;
@@ -84,9 +94,13 @@ public final class StaleRestart {
     this.resourceVersion = resourceVersion;
     Thread thread = Thread.currentThread();
     starter = thread;
-    list = cluster.faults().when(RequestPattern.list(staleKind).where("sent while the fresh instance of \""
-            + fresh.name() + "\" starts (perturbation tracker)", request -> Thread.currentThread() == starter))
-        .times(informers).answer(ApiFault.staleRead(resourceVersion));
+    String userAgent = fresh.userAgent();
+    Predicate<ApiRequestRecord> sentByFresh = fresh.isProcess()
+        ? request -> starter != null && userAgent.equals(request.client())
+        : request -> Thread.currentThread() == starter;
+    var rule = cluster.faults().when(RequestPattern.list(staleKind).where("sent while the fresh instance of \""
+        + fresh.name() + "\" starts (perturbation tracker)", sentByFresh));
+    list = (fresh.isProcess() ? rule : rule.times(informers)).answer(ApiFault.staleRead(resourceVersion));
     hold = cluster.watchFaults().holdAfter(WatchPattern.kind(staleKind), 0);
   }
 
@@ -166,7 +180,8 @@ public final class StaleRestart {
     }
     List<FaultFiring> firings = list.firings();
     if (firings.isEmpty()) {
-      return "the stale list was never served";
+      return process ? "the fresh instance sent no LIST of " + staleKind + " as it started (it does not watch "
+          + staleKind + ")" : "the stale list was never served";
     }
     Set<Long> sequences = firings.stream().map(FaultFiring::sequence).collect(Collectors.toSet());
     List<Integer> codes = cluster.requests().entries().stream().filter(r -> sequences.contains(r.sequence()))
