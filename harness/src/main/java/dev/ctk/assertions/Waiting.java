@@ -1,5 +1,6 @@
 package dev.ctk.assertions;
 
+import dev.ctk.assertions.internal.EarlyStop;
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.StateFormat;
 import java.time.Duration;
@@ -62,7 +63,7 @@ final class Waiting {
     }
     AtomicReference<AssertionError> last = new AtomicReference<>();
     try {
-      Polling.atMost(timeout).untilAsserted(() -> {
+      Polling.atMost(timeout).failFast(EarlyStop.reason(), EarlyStop.failFast()).untilAsserted(() -> {
         try {
           check.run();
         } catch (AssertionError e) {
@@ -75,7 +76,9 @@ final class Waiting {
       if (lastFailure == null) {
         throw new AssertionError("The check did not finish" + phrase() + ".", stopped);
       }
-      AssertionError failure = new AssertionError(lastFailure.getMessage(), lastFailure.getCause());
+      String early = stopped instanceof TerminalFailureException && stopped.getCause() != null
+          ? "\n(" + stopped.getCause().getMessage() + ")" : "";
+      AssertionError failure = new AssertionError(lastFailure.getMessage() + early, lastFailure.getCause());
       for (Throwable suppressed : lastFailure.getSuppressed()) {
         failure.addSuppressed(suppressed);
       }

@@ -120,6 +120,10 @@ final class ControllerTestConfig {
   static final Setting<Integer> PERTURB_PARALLEL_RUNS = new Setting<>(Perturbed.PARALLEL_RUNS_PROPERTY_NAME, 1,
       Map.of(), ControllerTestConfig::parsePositive, "a whole number of runs, 1 or more", "1");
 
+  /** {@code ctk.perturb.stop-early} / {@code CTK_PERTURB_STOP_EARLY}: stop a perturbed run's waits once certain. */
+  static final Setting<Boolean> PERTURB_STOP_EARLY = Setting.choice(Perturbed.STOP_EARLY_PROPERTY_NAME, true,
+      values("true", true, "false", false));
+
   /** {@code ctk.perturb.seed} / {@code CTK_PERTURB_SEED}: the seed of the sample. */
   static final Setting<Long> PERTURB_SEED = new Setting<>(Perturbed.SEED_PROPERTY_NAME, null, Map.of(),
       ControllerTestConfig::parseLong, "a whole number (a 64-bit integer)", "derived from the test's unique id");

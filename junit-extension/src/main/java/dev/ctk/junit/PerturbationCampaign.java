@@ -124,8 +124,12 @@ final class PerturbationCampaign implements AutoCloseable {
       PerturbationPoint point = PerturbationPoint.parse(run.get());
       FakeCluster cluster = scope.cluster().fakeCluster().orElseThrow();
       long mark = cluster.requests().lastSequence();
-      return Optional.of(new PerturbationCampaign(PerturbationTracker.attach(cluster, scope.harness(), point),
-          cluster, null, context.getConfigurationParameter(CAMPAIGN_PROPERTY_NAME).orElse(""), point, mark));
+      PerturbationTracker tracker = PerturbationTracker.attach(cluster, scope.harness(), point);
+      if (ControllerTestConfig.of(context).resolve(ControllerTestConfig.PERTURB_STOP_EARLY, null, null).value()) {
+        tracker.stopWaitsEarly();   // beforeEach runs on the test's thread: its waits are armed
+      }
+      return Optional.of(new PerturbationCampaign(tracker, cluster, null,
+          context.getConfigurationParameter(CAMPAIGN_PROPERTY_NAME).orElse(""), point, mark));
     }
     Optional<PerturbationSettings> found = PerturbationSettings.of(context, explicit);
     if (found.isEmpty() || !found.get().enabled().value() || spec.mode().value() != Mode.FAKE) {

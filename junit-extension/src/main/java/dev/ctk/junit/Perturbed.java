@@ -34,7 +34,7 @@ import java.lang.annotation.Target;
  * perturbed: in other modes (an {@link AcrossModes @AcrossModes} envtest run) the test runs once, as without this
  * annotation. Settings, highest first: this annotation, then the configuration parameters below, then the
  * environment variables ({@code CTK_PERTURB_REPLAY}, {@code CTK_PERTURB_MAX_RUNS}, {@code CTK_PERTURB_SEED},
- * {@code CTK_PERTURB}, {@code CTK_PERTURB_NOTHING_TO_PERTURB}, {@code CTK_PERTURB_PARALLEL_RUNS}), then the defaults.
+ * {@code CTK_PERTURB}, {@code CTK_PERTURB_NOTHING_TO_PERTURB}, {@code CTK_PERTURB_PARALLEL_RUNS}, {@code CTK_PERTURB_STOP_EARLY}), then the defaults.
  *
  * @since 0.1.0
  */
@@ -66,6 +66,16 @@ public @interface Perturbed {
    * whose runs share nothing but the JVM (no fixed port or file, no static state they change).
    */
   String PARALLEL_RUNS_PROPERTY_NAME = SettingNames.PERTURB_PARALLEL_RUNS;
+
+  /**
+   * Whether a perturbed run stops the test's waits (its Awaitility {@code await()}s, ctk's {@code within(..)}
+   * assertions) as soon as nothing can change any more: {@code true} (the default) or {@code false} (each wait runs
+   * to its timeout). A wait is stopped once, for 500 ms and over two polls, the cluster took no write, every
+   * controller was idle with no key waiting on a delay, every informer was watching, and nothing was held back or
+   * restarting: its condition could then only time out. Turn it off for a test that waits for a change no controller
+   * view reports (an informer resync, a scheduler of the controller's own).
+   */
+  String STOP_EARLY_PROPERTY_NAME = SettingNames.PERTURB_STOP_EARLY;
 
   /** {@code off}: run {@code @Perturbed} tests once, as plain tests (a quick local run); default {@code on}. */
   String ENABLED_PROPERTY_NAME = SettingNames.PERTURB;

@@ -9,12 +9,8 @@ import dev.ctk.controller.Controller;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.controller.EventHandlers;
 import dev.ctk.controller.Result;
-import dev.ctk.fake.FakeCluster;
 import dev.ctk.fake.values.ApiRequestRecord;
-import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.RestartableProcess;
-import dev.ctk.harness.TestScope;
-import dev.ctk.harness.internal.FakeTestCluster;
 import dev.ctk.harness.internal.perturb.PerturbationPoint;
 import dev.ctk.harness.internal.perturb.PerturbationTracker;
 import dev.ctk.harness.values.ControllerProcess;
@@ -23,8 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,26 +26,10 @@ import org.junit.jupiter.api.Test;
  * its own whose User-Agent names it; views that follow restarts; and the perturbation tracker telling its writes
  * apart by that User-Agent, from whatever thread they are sent.
  */
-class RestartableProcessTest {
+class RestartableProcessTest extends FakeHarnessFixture {
 
-  private FakeCluster cluster;
-  private KubernetesClient client;
-  private ControllerHarness harness;
   private final List<KubernetesClient> clients = new CopyOnWriteArrayList<>();
   private final List<Controller> instances = new CopyOnWriteArrayList<>();
-
-  @BeforeEach
-  void startCluster() {
-    cluster = FakeCluster.builder().build();
-    client = cluster.client();
-    harness = TestScope.owning(new FakeTestCluster(cluster)).harness();
-  }
-
-  @AfterEach
-  void closeCluster() {
-    harness.close();
-    cluster.close();
-  }
 
   /** A ctk controller run as a process of its own: what a hand-written loop would be. */
   private ControllerProcess copier(RestartableProcess.Instance instance) {

@@ -23,6 +23,9 @@ import org.junit.platform.testkit.engine.EventType;
  */
 class PlantedBugsTest {
 
+  /** Two runs at a time (most of a run is waiting), unless {@code CTK_PERTURB_PARALLEL_RUNS} says otherwise. */
+  private static final String PARALLEL_RUNS = System.getenv().getOrDefault("CTK_PERTURB_PARALLEL_RUNS", "2");
+
   static Stream<Arguments> plantedBugs() {
     return Stream.of(
         Arguments.of("a create that is not idempotent after a crash", TicketWorkerScenario.Planted.class,
@@ -68,7 +71,7 @@ class PlantedBugsTest {
     return EngineTestKit.engine("junit-jupiter")
         .selectors(selectClass(scenario))
         .configurationParameter("ctk.report-dir", reports.toString())
-        .configurationParameter("ctk.perturb.parallel-runs", "2")   // two runs at a time: most of a run is waiting
+        .configurationParameter("ctk.perturb.parallel-runs", PARALLEL_RUNS)
         .execute();
   }
 

@@ -25,6 +25,8 @@ public final class SettingNames {
 
   /** How many perturbed runs of one campaign run side by side: {@code ctk.perturb.parallel-runs}. */
   public static final String PERTURB_PARALLEL_RUNS = "ctk.perturb.parallel-runs";
+  /** Whether a perturbed run's waits stop once nothing can change ({@code true}, the default). */
+  public static final String PERTURB_STOP_EARLY = "ctk.perturb.stop-early";
 
   /** The folder of the HTML timelines and perturbation reports. */
   public static final String REPORT_DIR = "ctk.report-dir";

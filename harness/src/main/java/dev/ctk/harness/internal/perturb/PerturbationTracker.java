@@ -1,5 +1,6 @@
 package dev.ctk.harness.internal.perturb;
 
+import dev.ctk.assertions.internal.EarlyStop;
 import dev.ctk.controller.Controller;
 import dev.ctk.controller.ControllerView;
 import dev.ctk.fake.ApiFault;
@@ -204,6 +205,7 @@ public final class PerturbationTracker implements AutoCloseable {
    * @return {@code true} if they were idle within {@code bound}; {@code false}: a hot loop, or a stuck controller
    */
   public boolean settle(Duration bound) {
+    EarlyStop.disarm();
     releaseHolds("when the test ended");
     return new Quiescence(harness::views, () -> crash != null && crash.busy()).await(QUIET, bound);
   }
@@ -220,6 +222,16 @@ public final class PerturbationTracker implements AutoCloseable {
     if (stale != null) {
       stale.release(why);
     }
+  }
+
+  /**
+   * Lets the test's waits (its Awaitility {@code await()}s and ctk's {@code within(..)} assertions) on the calling
+   * thread stop as soon as nothing can change any more ({@link RunVerdict}); until {@link #settle} or {@link
+   * #close()}. Call it on the test's thread, for a perturbed run.
+   */
+  public void stopWaitsEarly() {
+    RunVerdict verdict = new RunVerdict(cluster, harness::views, () -> crash != null && crash.busy(), watch);
+    EarlyStop.arm(() -> closed ? null : verdict.verdict());
   }
 
   /**
@@ -328,6 +340,7 @@ public final class PerturbationTracker implements AutoCloseable {
       return;
     }
     closed = true;
+    EarlyStop.disarm();
     FaultRule installed = rule;
     if (installed != null) {
       installed.remove();

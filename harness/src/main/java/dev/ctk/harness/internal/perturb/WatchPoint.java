@@ -129,6 +129,23 @@ public final class WatchPoint {
         : "nothing was coalesced: the burst did not recur (the controller's own writes made it)";
   }
 
+  /** Whether the hold is in force and holds back at least one event. */
+  public boolean holding() {
+    HeldDelivery held = hold;
+    return !released && held != null && held.fired() > 0;
+  }
+
+  /** Whether this is a stale-view point (not unobserved states). */
+  public boolean staleView() {
+    return point.kind() == Perturbation.STALE_VIEW;
+  }
+
+  /** How many events the hold has taken so far. */
+  public long heldCount() {
+    HeldDelivery held = hold;
+    return held == null ? 0 : held.fired();
+  }
+
   /** Called on a worker thread when a reconcile of a harness controller starts. */
   public void onReconcileStart() {
     if (!released && reached()) {
