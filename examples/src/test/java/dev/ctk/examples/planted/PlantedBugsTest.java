@@ -23,8 +23,8 @@ import org.junit.platform.testkit.engine.EventType;
  */
 class PlantedBugsTest {
 
-  /** Two runs at a time (most of a run is waiting), unless {@code CTK_PERTURB_PARALLEL_RUNS} says otherwise. */
-  private static final String PARALLEL_RUNS = System.getenv().getOrDefault("CTK_PERTURB_PARALLEL_RUNS", "2");
+  /** Three runs at a time (most of a run is waiting), unless {@code -Dctk.perturb.parallel-runs} says otherwise. */
+  private static final String PARALLEL_RUNS = System.getProperty("ctk.perturb.parallel-runs", "3");
 
   static Stream<Arguments> plantedBugs() {
     return Stream.of(
