@@ -1,7 +1,10 @@
 package dev.ctk.benchmarks;
 
+import dev.ctk.benchmarks.floor.EchoApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,6 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@link #list10kConfigMaps}: one unpaginated LIST of a namespace holding 10,000 ConfigMaps (loaded before
  *       the trial, not timed), decoded by the fabric8 client into a {@code ConfigMapList}.
+ *   <li>{@link #list10kConfigMapsFloor}: the same LIST from a server that answers the bytes ctk's fake answered for
+ *       those ConfigMaps, precomputed (the floor: fabric8's client alone).
  *   <li>{@link #oneWriteSeenBy10Informers}: one ConfigMap create, awaited until each of 10 synced ConfigMap
  *       informers (10 watches on one client) has seen it. Stored ConfigMaps grow by one per operation.
  * </ul>
@@ -79,6 +84,44 @@ public class ListAndFanOutBenchmark {
     }
   }
 
+  /**
+   * The floor of {@link #list10kConfigMaps}: an {@link EchoApiServer} answering the exact bytes ctk's fake answered
+   * for the same 10,000 ConfigMaps, so that only fabric8's client (request, transport, decoding) is timed.
+   */
+  @State(Scope.Thread)
+  public static class Floor {
+
+    private EchoApiServer server;
+    private KubernetesClient client;
+
+    /** Captures ctk's answer and starts the echo server with it (not timed). */
+    @Setup(Level.Trial)
+    public void load() {
+      byte[] body;
+      try (ClusterUnderTest ctk = Target.CTK_FAKE.start()) {
+        for (int i = 1; i <= LISTED; i++) {
+          ctk.store(ConfigMaps.numbered(i));
+        }
+        body = ctk.client().raw("/api/v1/namespaces/" + ctk.client().getNamespace() + "/configmaps")
+            .getBytes(StandardCharsets.UTF_8);
+      }
+      server = EchoApiServer.start().answeringListsWith(body);
+      client = server.newClient();
+      int listed = client.configMaps().list().getItems().size();
+      if (listed != LISTED) {
+        throw new IllegalStateException("Expecting the floor to answer " + LISTED + " ConfigMaps but it listed "
+            + listed + ": the captured answer of ctk's fake is not a list of them.");
+      }
+    }
+
+    /** Stops it. */
+    @TearDown(Level.Trial)
+    public void stop() {
+      client.close();
+      server.close();
+    }
+  }
+
   /** A server with {@link #INFORMERS} synced ConfigMap informers. */
   @State(Scope.Thread)
   public static class Watched {
@@ -113,6 +156,17 @@ public class ListAndFanOutBenchmark {
   @Benchmark
   public ConfigMapList list10kConfigMaps(Loaded state) {
     return state.cluster.client().configMaps().list();
+  }
+
+  /**
+   * LIST the floor: the same answer, from precomputed bytes.
+   *
+   * @param state the floor
+   * @return the list
+   */
+  @Benchmark
+  public ConfigMapList list10kConfigMapsFloor(Floor state) {
+    return state.client.configMaps().list();
   }
 
   /**

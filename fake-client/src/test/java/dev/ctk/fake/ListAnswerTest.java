@@ -113,4 +113,35 @@ class ListAnswerTest {
   private static String itemOf(String list, int index) {
     return RawApi.json(list).path("items").get(index).toString();
   }
+
+  @ParameterizedTest
+  @EnumSource(ClientTransport.class)
+  void aListWrittenFromKeptItemBytes_isTheSameAsTheFirst_andShowsEachNewVersion(ClientTransport transport)
+      throws Exception {
+    try (FakeCluster cluster = FakeCluster.builder().withClientTransport(transport).withObjects(
+        configMap("a", Map.of("app", "web"), Map.of("text", "café € 日本")),
+        configMap("b", Map.of("app", "web"), Map.of("k", "v"))).build()) {
+      RawApi api = new RawApi(cluster.url());
+      String first = api.get("/api/v1/namespaces/default/configmaps").body();
+      // WHEN listed again (items from their kept bytes), then b changes
+      String second = api.get("/api/v1/namespaces/default/configmaps").body();
+      cluster.client().configMaps().inNamespace("default").withName("b")
+          .edit(c -> new io.fabric8.kubernetes.api.model.ConfigMapBuilder(c).addToData("k", "v2").build());
+      String third = api.get("/api/v1/namespaces/default/configmaps").body();
+      String labelled = api.get("/api/v1/namespaces/default/configmaps?labelSelector=app%3Dweb").body();
+      // THEN the concatenated answer is what the JSON serializer writes for the same tree
+      assertThat(second).isEqualTo(first);
+      assertThat(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(RawApi.json(second)))
+          .isEqualTo(second);
+      JsonNode list = RawApi.json(third);
+      assertThat(list.path("items").get(0)).isEqualTo(RawApi.json(first).path("items").get(0));
+      assertThat(list.path("items").get(1).path("data").path("k").asText()).isEqualTo("v2");
+      assertThat(list.path("items").get(1).path("metadata").path("resourceVersion").asText())
+          .isEqualTo(cluster.resourceVersion());
+      assertThat(list.path("items").get(1).has("kind")).isFalse();
+      assertThat(RawApi.json(labelled).path("items")).isEqualTo(list.path("items"));
+      assertThat(cluster.client().configMaps().inNamespace("default").list().getItems())
+          .extracting(c -> c.getData().values().iterator().next()).containsExactly("café € 日本", "v2");
+    }
+  }
 }

@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>What it answers, for ConfigMaps in any namespace ({@code /api/v1/namespaces/<ns>/configmaps}):
  * <ul>
- *   <li>GET (a list): an empty {@code ConfigMapList} with {@code metadata.resourceVersion "1"}, from precomputed
- *       bytes, whatever the query;
+ *   <li>GET (a list): an empty {@code ConfigMapList} with {@code metadata.resourceVersion "1"}, or the bytes given
+ *       to {@link #answeringListsWith}, precomputed, whatever the query;
  *   <li>a websocket watch: accepted at once, {@code onOpen}, then kept until the client closes it;
  *   <li>POST (a create): {@code 201} with the request body itself, with a {@code resourceVersion} from a counter
  *       and (fabric8 sends none) the path's {@code namespace} spliced in as the first fields of {@code metadata}
@@ -84,6 +84,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   private final AtomicLong resourceVersion = new AtomicLong(1);
   private final List<EchoWebSocket> watches = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
+  private volatile byte[] list = EMPTY_LIST;
 
   private EchoApiServer(String name) {
     this.masterUrl = "http://" + name + ".invalid";
@@ -97,6 +98,18 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    */
   public static EchoApiServer start() {
     return new EchoApiServer("ctk-echo-" + SERVERS.incrementAndGet());
+  }
+
+  /**
+   * Answers every later GET with {@code body} instead of the empty list: the floor of a LIST, given the bytes another
+   * server answered.
+   *
+   * @param body a list answer, e.g. captured from ctk's fake
+   * @return this server
+   */
+  public EchoApiServer answeringListsWith(byte[] body) {
+    this.list = body.clone();
+    return this;
   }
 
   /**
@@ -153,7 +166,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     String path = request.uri().getRawPath();
     if (isConfigMaps(path)) {
       if ("GET".equals(request.method())) {
-        return respond(request, 200, EMPTY_LIST, consumer);
+        return respond(request, 200, list, consumer);
       }
       if ("POST".equals(request.method())) {
         return respond(request, 201, create(namespace(path), body(request)), consumer);

@@ -103,8 +103,18 @@ final class JsonCodec {
    * body that writes itself ({@link ListBody}).
    */
   static ApiResponse respond(int code, JsonSerializable body) {
+    return ApiResponse.json(code, bytes(body));
+  }
+
+  /** A list answer: written by concatenation where its items' bytes are kept ({@link ListBody#encode}). */
+  static ApiResponse respond(int code, ListBody body) {
+    return ApiResponse.json(code, body.encode());
+  }
+
+  /** The UTF-8 JSON of a body. */
+  static byte[] bytes(JsonSerializable body) {
     try {
-      return ApiResponse.json(code, JSON.writeValueAsBytes(body));
+      return JSON.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialize a response: " + e.getMessage(), e);
     }

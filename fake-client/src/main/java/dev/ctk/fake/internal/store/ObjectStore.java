@@ -668,7 +668,7 @@ public final class ObjectStore {
       StorageLimits.check(type, object);
     }
     long rv = ++resourceVersion;
-    ObjectNode stamped = object.deepCopy();
+    ObjectNode stamped = StoredNode.copyOf(object);
     ((ObjectNode) stamped.get("metadata")).put("resourceVersion", Long.toString(rv));
     String key = key(type, stamped.path("metadata").path("namespace").asText(null),
         stamped.path("metadata").path("name").asText());

@@ -1,0 +1,190 @@
+package dev.ctk.fake.internal.store;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The root of a stored object version: an {@link ObjectNode} that, once a list has written it, keeps its JSON as a
+ * list item (without {@code kind} and {@code apiVersion}, as kube's typed lists serve items), so that the next list
+ * copies those bytes instead of walking the tree again, as kube-apiserver's watch cache keeps an object's serialized
+ * form. A stored version is never modified (the store copies before it changes anything, and shares stored versions
+ * with lists and watch events on that promise), so the bytes never go stale.
+ *
+ * <p>Limits: only list items are kept (a GET, a write's answer and a watch event serialize the tree as before); a
+ * custom resource's list items (served with {@code kind} and {@code apiVersion}, possibly converted to another
+ * version) are written from the tree. The bytes are kept from the first list on: about the size of the object's
+ * JSON more per listed object, for as long as that version is stored.
+ */
+public final class StoredNode extends ObjectNode {
+
+  private static final long serialVersionUID = 1L;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private transient volatile byte[] listItem;
+
+  private StoredNode(Map<String, JsonNode> children) {
+    super(JsonNodeFactory.instance, children);
+  }
+
+  /**
+   * A deep copy of {@code object} to store.
+   *
+   * @param object the object (not modified)
+   * @return the copy
+   */
+  public static StoredNode copyOf(ObjectNode object) {
+    Map<String, JsonNode> children = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> field : object.properties()) {
+      children.put(field.getKey(), field.getValue().deepCopy());
+    }
+    return new StoredNode(children);
+  }
+
+  /**
+   * Writes this object as an item of a typed list (without {@code kind} and {@code apiVersion}): its kept bytes when
+   * the generator can take them raw, else field by field.
+   *
+   * @param gen the list's generator
+   * @param provider the serializer provider
+   * @throws IOException when the generator fails
+   */
+  public void writeListItem(JsonGenerator gen, SerializerProvider provider) throws IOException {
+    if (gen instanceof UTF8JsonGenerator && gen.getPrettyPrinter() == null) {
+      gen.writeRawValue(new RawJson(listItemJson()));
+    } else {
+      writeWithoutTypeFields(this, gen, provider);
+    }
+  }
+
+  /**
+   * This object's JSON as a typed list's item (without {@code kind} and {@code apiVersion}), written on the first
+   * call and kept. Do not modify the array.
+   *
+   * @return the UTF-8 bytes
+   */
+  public byte[] listItemJson() {
+    byte[] bytes = listItem;
+    if (bytes == null) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+      try (JsonGenerator gen = JSON.getFactory().createGenerator(out)) {
+        writeWithoutTypeFields(this, gen, JSON.getSerializerProviderInstance());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serialize a stored object", e);
+      }
+      bytes = out.toByteArray();
+      listItem = bytes;
+    }
+    return bytes;
+  }
+
+  /** Writes {@code item} as {@link ObjectNode#serialize} would, leaving out {@code kind} and {@code apiVersion}. */
+  public static void writeWithoutTypeFields(ObjectNode item, JsonGenerator gen, SerializerProvider provider)
+      throws IOException {
+    gen.writeStartObject(item);
+    for (Map.Entry<String, JsonNode> field : item.properties()) {
+      String name = field.getKey();
+      if (!name.equals("kind") && !name.equals("apiVersion")) {
+        gen.writeFieldName(name);
+        field.getValue().serialize(gen, provider);
+      }
+    }
+    gen.writeEndObject();
+  }
+
+  /** Serialized JSON handed to {@link JsonGenerator#writeRawValue(SerializableString)}: only its UTF-8 bytes are read. */
+  private record RawJson(byte[] utf8) implements SerializableString {
+
+    @Override
+    public String getValue() {
+      return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int charLength() {
+      return getValue().length();
+    }
+
+    @Override
+    public char[] asQuotedChars() {
+      throw new UnsupportedOperationException("raw JSON is written unquoted");
+    }
+
+    @Override
+    public byte[] asUnquotedUTF8() {
+      return utf8;
+    }
+
+    @Override
+    public byte[] asQuotedUTF8() {
+      throw new UnsupportedOperationException("raw JSON is written unquoted");
+    }
+
+    @Override
+    public int appendQuotedUTF8(byte[] buffer, int offset) {
+      throw new UnsupportedOperationException("raw JSON is written unquoted");
+    }
+
+    @Override
+    public int appendQuoted(char[] buffer, int offset) {
+      throw new UnsupportedOperationException("raw JSON is written unquoted");
+    }
+
+    @Override
+    public int appendUnquotedUTF8(byte[] buffer, int offset) {
+      if (offset + utf8.length > buffer.length) {
+        return -1;
+      }
+      System.arraycopy(utf8, 0, buffer, offset, utf8.length);
+      return utf8.length;
+    }
+
+    @Override
+    public int appendUnquoted(char[] buffer, int offset) {
+      String value = getValue();
+      if (offset + value.length() > buffer.length) {
+        return -1;
+      }
+      value.getChars(0, value.length(), buffer, offset);
+      return value.length();
+    }
+
+    @Override
+    public int writeQuotedUTF8(OutputStream out) {
+      throw new UnsupportedOperationException("raw JSON is written unquoted");
+    }
+
+    @Override
+    public int writeUnquotedUTF8(OutputStream out) throws IOException {
+      out.write(utf8);
+      return utf8.length;
+    }
+
+    @Override
+    public int putQuotedUTF8(ByteBuffer buffer) {
+      throw new UnsupportedOperationException("raw JSON is written unquoted");
+    }
+
+    @Override
+    public int putUnquotedUTF8(ByteBuffer buffer) {
+      if (utf8.length > buffer.remaining()) {
+        return -1;
+      }
+      buffer.put(utf8);
+      return utf8.length;
+    }
+  }
+}
