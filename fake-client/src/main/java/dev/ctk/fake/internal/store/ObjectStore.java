@@ -668,8 +668,9 @@ public final class ObjectStore {
       StorageLimits.check(type, object);
     }
     long rv = ++resourceVersion;
-    ObjectNode stamped = StoredNode.copyOf(object);
+    StoredNode stamped = StoredNode.copyOf(object);
     ((ObjectNode) stamped.get("metadata")).put("resourceVersion", Long.toString(rv));
+    stamped.shareCommonParts();
     String key = key(type, stamped.path("metadata").path("namespace").asText(null),
         stamped.path("metadata").path("name").asText());
     ObjectNode replaced;

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,11 +17,14 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The root of a stored object version: an {@link ObjectNode} that, once a list has written it, keeps its JSON as a
- * list item (without {@code kind} and {@code apiVersion}, as kube's typed lists serve items), so that the next list
+ * The root of a stored object version: an {@link ObjectNode} whose common parts are shared with other stored versions
+ * ({@link #shareCommonParts()}: field sets and short texts of {@code managedFields}), and that, once a list has
+ * written it, keeps its JSON as a list item (without {@code kind} and {@code apiVersion}, as kube's typed lists serve items), so that the next list
  * copies those bytes instead of walking the tree again, as kube-apiserver's watch cache keeps an object's serialized
  * form. A stored version is never modified (the store copies before it changes anything, and shares stored versions
  * with lists and watch events on that promise), so the bytes never go stale.
@@ -33,6 +38,14 @@ public final class StoredNode extends ObjectNode {
 
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The most shared parts kept; past it, the tables start again (bounded memory in a long-lived JVM). */
+  private static final int MAX_SHARED = 8_192;
+  private static final Map<JsonNode, JsonNode> SHARED_TREES = new ConcurrentHashMap<>();
+  private static final Map<String, TextNode> SHARED_TEXT = new ConcurrentHashMap<>();
+  private static final List<String> ENTRY_TEXT = List.of("manager", "operation", "apiVersion", "fieldsType", "time",
+      "subresource");
+  private static final List<String> METADATA_TEXT = List.of("namespace", "creationTimestamp");
 
   private transient volatile byte[] listItem;
 
@@ -52,6 +65,53 @@ public final class StoredNode extends ObjectNode {
       children.put(field.getKey(), field.getValue().deepCopy());
     }
     return new StoredNode(children);
+  }
+
+  /**
+   * Shares, among all stored versions, the parts that many objects carry alike, instead of a copy in each: every
+   * {@code managedFields} entry's {@code fieldsV1} (the field set, alike for objects written alike) and its short
+   * texts (manager, operation, apiVersion, fieldsType, time, subresource), and {@code metadata.namespace} and {@code
+   * creationTimestamp}. Call it once, on the fresh copy, before the version is published; a stored version is never
+   * modified, so a shared part never changes (a write copies before it changes anything).
+   *
+   * @return this
+   */
+  public StoredNode shareCommonParts() {
+    if (!(get("metadata") instanceof ObjectNode metadata)) {
+      return this;
+    }
+    shareTexts(metadata, METADATA_TEXT);
+    if (metadata.get("managedFields") instanceof ArrayNode entries) {
+      for (JsonNode entry : entries) {
+        if (entry instanceof ObjectNode fields) {
+          shareTexts(fields, ENTRY_TEXT);
+          if (fields.get("fieldsV1") instanceof ObjectNode set) {
+            fields.set("fieldsV1", shared(SHARED_TREES, set, set));
+          }
+        }
+      }
+    }
+    return this;
+  }
+
+  private static void shareTexts(ObjectNode node, List<String> names) {
+    for (String name : names) {
+      if (node.get(name) instanceof TextNode text) {
+        node.set(name, shared(SHARED_TEXT, text.textValue(), text));
+      }
+    }
+  }
+
+  private static <K, V> V shared(Map<K, V> table, K key, V value) {
+    V known = table.get(key);
+    if (known != null) {
+      return known;
+    }
+    if (table.size() >= MAX_SHARED) {
+      table.clear();
+    }
+    V raced = table.putIfAbsent(key, value);
+    return raced == null ? value : raced;
   }
 
   /**
