@@ -21,6 +21,7 @@ import dev.ctk.fake.internal.watch.WatchFilter;
 import dev.ctk.fake.internal.watch.WatchHub;
 import dev.ctk.fake.internal.watch.WatchSink;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -175,14 +176,20 @@ public final class ObjectStore {
       if (continueToken != null && !continueToken.isEmpty()) {
         return pager.nextPage(type.storageKey(), continueToken, limit);
       }
-      WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
-      List<ObjectNode> selected = new ArrayList<>();
-      for (ObjectNode object : readScope(type, namespace).values()) {
-        if (filter.matches(object)) {
-          selected.add(object);
+      boolean countRemaining = labels.isEverything() && (fields == null || fields.isEverything());
+      Collection<ObjectNode> scope = readScope(type, namespace).values();
+      List<ObjectNode> selected;
+      if (countRemaining) {
+        selected = new ArrayList<>(scope);   // no selector: the scope is the namespace (or all), nothing to match
+      } else {
+        WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
+        selected = new ArrayList<>();
+        for (ObjectNode object : scope) {
+          if (filter.matches(object)) {
+            selected.add(object);
+          }
         }
       }
-      boolean countRemaining = labels.isEverything() && (fields == null || fields.isEverything());
       return pager.firstPage(type.storageKey(), selected, past.resourceVersion(resourceVersion), limit,
           countRemaining);
     });
