@@ -180,7 +180,7 @@ public final class RestartableProcess implements Restartable {
 
   /** Starts instance 1 and makes the views that follow the current instance. */
   void first() {
-    Running first = launch(1);
+    Running first = launch(register(1));
     synchronized (lock) {
       if (shutDown) {
         stop(first);
@@ -275,13 +275,14 @@ public final class RestartableProcess implements Restartable {
         next = number + 1;
       }
       stop(old);
-      beforeStart.accept(register(next));
+      ControllerInstance registered = register(next);
+      beforeStart.accept(registered);
       synchronized (lock) {
         if (shutDown) {
           return false;
         }
       }
-      Running fresh = launch(next);
+      Running fresh = launch(registered);
       synchronized (lock) {
         if (shutDown) {
           stop(fresh);   // the test ended while it started: nothing may stay running
@@ -324,9 +325,8 @@ public final class RestartableProcess implements Restartable {
   }
 
   /** Calls the factory for an instance and checks what it returned; stops it when the check fails. */
-  private Running launch(int instanceNumber) {
-    ControllerInstance registered = instanceNumber == 1 ? register(1) : instances.values().stream()
-        .filter(i -> i.number() == instanceNumber).findFirst().orElseThrow();
+  private Running launch(ControllerInstance registered) {
+    int instanceNumber = registered.number();
     Instance instance = new Instance(harness, name, instanceNumber, registered.userAgent());
     ControllerProcess process;
     try {

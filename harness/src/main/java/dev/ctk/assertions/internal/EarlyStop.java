@@ -3,6 +3,7 @@ package dev.ctk.assertions.internal;
 import java.lang.reflect.Field;
 import java.util.function.Supplier;
 import org.awaitility.Awaitility;
+import org.awaitility.core.FailFastCondition;
 import org.awaitility.core.ThrowingRunnable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,18 +101,8 @@ public final class EarlyStop {
   }
 
   private static boolean isOurs(Object condition) {
-    for (Class<?> type = condition.getClass(); type != null; type = type.getSuperclass()) {
-      for (Field field : type.getDeclaredFields()) {
-        try {
-          field.setAccessible(true);
-          if (field.get(condition) == CHECK) {
-            return true;
-          }
-        } catch (ReflectiveOperationException | RuntimeException e) {
-          return false;
-        }
-      }
-    }
-    return false;
+    return condition instanceof FailFastCondition.CallableFailFastCondition.FailFastAssertion assertion
+        && assertion.getFailFastAssertion() == CHECK;
   }
+
 }

@@ -128,9 +128,7 @@ final class ListBody implements JsonSerializable {
     writeHeader(gen);
     boolean typed = !type.custom();
     for (ObjectNode item : items) {
-      if (typed && item instanceof StoredNode stored) {
-        stored.writeListItem(gen, provider);   // its kept bytes, from the second list on
-      } else if (typed) {
+      if (typed) {
         StoredNode.writeWithoutTypeFields(item, gen, provider);
       } else {
         item.serialize(gen, provider);

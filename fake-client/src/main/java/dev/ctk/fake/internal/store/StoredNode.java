@@ -1,8 +1,6 @@
 package dev.ctk.fake.internal.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -12,10 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * form. A stored version is never modified (the store copies before it changes anything, and shares stored versions
  * with lists and watch events on that promise), so the bytes never go stale.
  *
- * <p>Limits: only list items are kept (a GET, a write's answer and a watch event serialize the tree as before); a
- * custom resource's list items (served with {@code kind} and {@code apiVersion}, possibly converted to another
+ * <p>Limits: only list items are kept (a GET, a write's answer and a watch event serialize the tree as before), and
+ * only a list whose items are all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code apiVersion}, possibly converted to another
  * version) are written from the tree. The bytes are kept from the first list on: about the size of the object's
  * JSON more per listed object, for as long as that version is stored.
  */
@@ -115,22 +110,6 @@ public final class StoredNode extends ObjectNode {
   }
 
   /**
-   * Writes this object as an item of a typed list (without {@code kind} and {@code apiVersion}): its kept bytes when
-   * the generator can take them raw, else field by field.
-   *
-   * @param gen the list's generator
-   * @param provider the serializer provider
-   * @throws IOException when the generator fails
-   */
-  public void writeListItem(JsonGenerator gen, SerializerProvider provider) throws IOException {
-    if (gen instanceof UTF8JsonGenerator && gen.getPrettyPrinter() == null) {
-      gen.writeRawValue(new RawJson(listItemJson()));
-    } else {
-      writeWithoutTypeFields(this, gen, provider);
-    }
-  }
-
-  /**
    * This object's JSON as a typed list's item (without {@code kind} and {@code apiVersion}), written on the first
    * call and kept. Do not modify the array.
    *
@@ -163,88 +142,5 @@ public final class StoredNode extends ObjectNode {
       }
     }
     gen.writeEndObject();
-  }
-
-  /** Serialized JSON handed to {@link JsonGenerator#writeRawValue(SerializableString)}: only its UTF-8 bytes are read. */
-  private record RawJson(byte[] utf8) implements SerializableString {
-
-    @Override
-    public String getValue() {
-      return new String(utf8, StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public int charLength() {
-      return getValue().length();
-    }
-
-    @Override
-    public char[] asQuotedChars() {
-      throw new UnsupportedOperationException("raw JSON is written unquoted");
-    }
-
-    @Override
-    public byte[] asUnquotedUTF8() {
-      return utf8;
-    }
-
-    @Override
-    public byte[] asQuotedUTF8() {
-      throw new UnsupportedOperationException("raw JSON is written unquoted");
-    }
-
-    @Override
-    public int appendQuotedUTF8(byte[] buffer, int offset) {
-      throw new UnsupportedOperationException("raw JSON is written unquoted");
-    }
-
-    @Override
-    public int appendQuoted(char[] buffer, int offset) {
-      throw new UnsupportedOperationException("raw JSON is written unquoted");
-    }
-
-    @Override
-    public int appendUnquotedUTF8(byte[] buffer, int offset) {
-      if (offset + utf8.length > buffer.length) {
-        return -1;
-      }
-      System.arraycopy(utf8, 0, buffer, offset, utf8.length);
-      return utf8.length;
-    }
-
-    @Override
-    public int appendUnquoted(char[] buffer, int offset) {
-      String value = getValue();
-      if (offset + value.length() > buffer.length) {
-        return -1;
-      }
-      value.getChars(0, value.length(), buffer, offset);
-      return value.length();
-    }
-
-    @Override
-    public int writeQuotedUTF8(OutputStream out) {
-      throw new UnsupportedOperationException("raw JSON is written unquoted");
-    }
-
-    @Override
-    public int writeUnquotedUTF8(OutputStream out) throws IOException {
-      out.write(utf8);
-      return utf8.length;
-    }
-
-    @Override
-    public int putQuotedUTF8(ByteBuffer buffer) {
-      throw new UnsupportedOperationException("raw JSON is written unquoted");
-    }
-
-    @Override
-    public int putUnquotedUTF8(ByteBuffer buffer) {
-      if (utf8.length > buffer.remaining()) {
-        return -1;
-      }
-      buffer.put(utf8);
-      return utf8.length;
-    }
   }
 }
