@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * One run of a Kubernetes Java client {@link Controller} (a {@code DefaultController} or a {@code
  * ControllerManager}) for a test: {@code run()} on a daemon thread, the informers of the watched
  * factories started, and on {@link #close()} {@code shutdown()}, the factories' informers stopped and
- * the thread awaited.
+ * the thread awaited. Its worker pools let a worker that had not started by the shutdown run once ({@link
+ * WorkerPools}), so that {@code run()} returns whenever the shutdown comes.
  */
 final class ControllerRun implements AutoCloseable {
 
@@ -25,6 +26,7 @@ final class ControllerRun implements AutoCloseable {
   private final ClientJavaProbe probe;
   private final Controller controller;
   private final List<SharedInformerFactory> factories;
+  private final WorkerPools pools;
   private final Thread thread;
   private volatile Throwable thrown;
   private volatile boolean returned;
@@ -34,6 +36,7 @@ final class ControllerRun implements AutoCloseable {
     this.probe = probe;
     this.controller = controller;
     this.factories = List.copyOf(factories);
+    this.pools = WorkerPools.of(controller);
     this.thread = new Thread(this::run, "ctk-client-java-" + probe.name());
     this.thread.setDaemon(true);
   }
@@ -54,6 +57,7 @@ final class ControllerRun implements AutoCloseable {
    */
   void start(Duration timeout, boolean waitForWorker) {
     factories.forEach(SharedInformerFactory::startAllRegisteredInformers);
+    pools.letPendingWorkersRun();
     thread.start();
     long start = System.nanoTime();
     BooleanSupplier ready = () -> probe.hasSynced() && (!waitForWorker || probe.askedForWork());
@@ -104,6 +108,7 @@ final class ControllerRun implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    pools.stop();
     if (thread.isAlive()) {
       throw new IllegalStateException(description() + " did not stop: its run() had not returned "
           + DurationText.of(STOP_TIMEOUT) + " after shutdown(), nor 5s after an interrupt. A reconcile that "

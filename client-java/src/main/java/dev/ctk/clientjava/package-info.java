@@ -32,6 +32,10 @@
  *
  * <p>{@code ClientJavaProbe.startRestartable} builds the controller from a factory, each instance on an {@code
  * ApiClient} and a probe of its own, so that it can be crash-restarted by hand or by {@code @Perturbed}.
+ * client-java's {@code DefaultController.run()} never returns when {@code shutdown()} comes before all its workers
+ * started (its pool cancels the worker that never ran, and {@code run()} waits for it): ctk has the pools of the
+ * controllers it runs (a {@code ControllerManager}'s too, read from a private field) run such a worker once after
+ * shutdown, so a stop at any moment returns at once.
  *
  * <p>Add {@code dev.ctk:ctk-client-java} with test scope. client-java itself is a {@code provided}
  * dependency of this artifact: the project brings its own {@code client-java-extended} (ctk is built

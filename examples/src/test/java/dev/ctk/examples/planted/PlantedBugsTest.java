@@ -49,10 +49,13 @@ class PlantedBugsTest {
     // WHEN
     EngineExecutionResults bugged = run(planted, reports);
     EngineExecutionResults fixed = run(correct, reports);
-    // THEN the planted bug fails its campaign at the point that provokes it, with a replay line
-    bugged.testEvents().assertStatistics(stats -> stats.started(1).failed(1));
+    // THEN both reports are printed first, so that a failure below comes with its evidence
     String report = report(bugged);
     System.out.println(bug + ", planted:\n" + report);
+    String fixedReport = report(fixed);
+    System.out.println(bug + ", correct:\n" + fixedReport);
+    // AND the planted bug fails its campaign at the point that provokes it, with a replay line
+    bugged.testEvents().assertStatistics(stats -> stats.started(1).failed(1));
     assertThat(report).contains(failingRun);
     String point = failingRun.substring("FAIL ".length());
     assertThat(report).contains("replay: -Dctk.perturb.replay=" + point);
@@ -61,10 +64,8 @@ class PlantedBugsTest {
             .getThrowable().orElseThrow().getMessage()))
         .singleElement().asString().contains(failingRun);
     // AND the correct version passes every run of its campaign
-    fixed.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
-    String fixedReport = report(fixed);
-    System.out.println(bug + ", correct:\n" + fixedReport);
     assertThat(fixedReport).doesNotContain("FAIL ");
+    fixed.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
   }
 
   private static EngineExecutionResults run(Class<?> scenario, Path reports) {
