@@ -3,6 +3,7 @@ package dev.ctk.fake;
 import dev.ctk.fake.internal.FakeApiServer;
 import dev.ctk.fake.internal.ObjectJson;
 import dev.ctk.fake.internal.http.ListenException;
+import dev.ctk.fake.internal.http.SharedVertx;
 import dev.ctk.fake.internal.seed.SeedDocument;
 import dev.ctk.fake.values.FakeClusterException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -11,7 +12,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +35,8 @@ import java.util.List;
 final class ClusterClients {
 
   private static final KubernetesSerialization CLIENT_SERIALIZATION = new KubernetesSerialization();
+  /** fabric8's Vert.x HTTP client on the JVM's shared client instance: a client does not start threads of its own. */
+  private static final HttpClient.Factory HTTP_CLIENTS = new VertxHttpClientFactory(SharedVertx.clients());
 
   private ClusterClients() {}
 
@@ -41,7 +46,7 @@ final class ClusterClients {
     KubernetesClientBuilder builder = new KubernetesClientBuilder()
         .withKubernetesSerialization(CLIENT_SERIALIZATION);
     if (transport == ClientTransport.HTTP) {
-      return builder.withConfig(httpConfig).build();
+      return builder.withConfig(httpConfig).withHttpClientFactory(HTTP_CLIENTS).build();
     }
     return builder.withConfig(config(server.inProcess().masterUrl()))
         .withHttpClientFactory(server.inProcess().factory())

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,6 +61,29 @@ class LifecycleTest {
     assertThatThrownBy(cluster::client).isInstanceOf(IllegalStateException.class)
         .hasMessage("FakeCluster at " + cluster.url() + " is closed; client() needs a running cluster. Build a new "
             + "one with FakeCluster.builder()...build().");
+  }
+
+  @Test
+  void portOfAnotherFake_failsAsATakenPortDoes_andIsFreeAgainOnceItCloses() throws IOException {
+    // all fakes of a JVM listen on one Vert.x instance, which shares a port between two of its servers that ask for
+    // the same one; two fakes must not share
+    int port = freePort();
+    try (FakeCluster first = FakeCluster.builder().withPort(port).build()) {
+      assertThatThrownBy(() -> FakeCluster.builder().withPort(port).build())
+          .isInstanceOf(FakeClusterException.class)
+          .hasMessage("Cannot start the fake API server on 127.0.0.1:" + port + ": Address already in use. Another "
+              + "process holds that port. Choose another port with withPort(..), or withPort(0) for a free one.");
+      assertThat(first.client().configMaps().list().getItems()).as("the first fake still answers").isEmpty();
+    }
+    try (FakeCluster again = FakeCluster.builder().withPort(port).build()) {
+      assertThat(URI.create(again.url()).getPort()).isEqualTo(port);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+      return socket.getLocalPort();
+    }
   }
 
   @Test

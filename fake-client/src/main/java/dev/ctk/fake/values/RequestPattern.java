@@ -232,7 +232,7 @@ public final class RequestPattern implements Predicate<ApiRequestRecord> {
    * calling thread), so it may read that thread's {@code ThreadLocal}s, e.g. to tell a controller's reconcile
    * threads from the test's; requests fabric8 sends from its own scheduler thread (its retries after an error or a
    * dropped connection) run it on the cluster's delivery thread instead. Over HTTP it runs on the fake server's
-   * event-loop thread. Either way it must be fast, must not block (no latches, sleeps or I/O) and must not call the
+   * event-loop thread, which every HTTP fake of the JVM shares. Either way it must be fast, must not block (no latches, sleeps or I/O) and must not call the
    * API (a client call to the same cluster from there waits on the thread it blocks). Read only the record it is
    * given and, in process, the sending thread's state; keep any state it needs thread-safe.
    *

@@ -4,9 +4,6 @@ import dev.ctk.fake.internal.status.ApiError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.file.FileSystemOptions;
-import io.vertx.core.impl.VertxInternal;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -20,10 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The fake API server's HTTP endpoint: its own Vert.x instance and HTTP/1.1 server (plain HTTP, websocket
- * sub-protocols as mockwebserver sets them). Every request takes its journal sequence number on arrival, has its body
- * read (a websocket upgrade is paused instead) and goes through the cluster's {@link RequestPipeline} as a
- * {@link VertxExchange}: the same steps as requests of the in-process transport.
+ * The fake API server's HTTP endpoint: an HTTP/1.1 server (plain HTTP, websocket sub-protocols as mockwebserver
+ * sets them) on the JVM's shared Vert.x instance ({@link SharedVertx}), on a port no other fake of the JVM holds.
+ * Every request takes its journal sequence number on arrival, has its body read (a websocket upgrade is paused
+ * instead) and goes through the cluster's {@link RequestPipeline} as a {@link VertxExchange}: the same steps as
+ * requests of the in-process transport.
  */
 public final class FakeHttpServer implements AutoCloseable {
 
@@ -83,12 +81,14 @@ public final class FakeHttpServer implements AutoCloseable {
    * @throws ListenException when the port is in use or the host cannot be listened on
    */
   public synchronized void start() throws ListenException {
-    vertx = Vertx.vertx(new VertxOptions()
-        .setEventLoopPoolSize(2)
-        .setWorkerPoolSize(1)
-        .setInternalBlockingPoolSize(1)
-        .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
-            .setClassPathResolvingEnabled(false)));
+    if (requestedPort != 0) {
+      try {
+        SharedVertx.claim(host, requestedPort);
+      } catch (java.net.BindException e) {
+        throw new ListenException(host, requestedPort, e);
+      }
+    }
+    vertx = SharedVertx.servers();
     HttpServerOptions options = new HttpServerOptions()
         .setHost(host)
         .setPort(requestedPort)
@@ -110,9 +110,13 @@ public final class FakeHttpServer implements AutoCloseable {
     });
     try {
       port = await(server.listen()).actualPort();
+      SharedVertx.claimed(host, port);
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      stopVertx();
+      server = null;
+      if (requestedPort != 0) {
+        SharedVertx.release(host, requestedPort);
+      }
       throw new ListenException(host, requestedPort, cause);
     }
   }
@@ -132,32 +136,20 @@ public final class FakeHttpServer implements AutoCloseable {
     return host + ":" + port;
   }
 
-  /** Stops accepting connections, closes open connections and stops every Vert.x thread. Idempotent. */
+  /**
+   * Stops accepting connections and closes open ones; the shared Vert.x instance and its threads stay for the next
+   * server. Idempotent.
+   */
   @Override
   public synchronized void close() {
     if (server != null) {
       try {
         await(server.close());
       } catch (RuntimeException e) {
-        // closing anyway: Vert.x closes what is left below
-      }
-      server = null;
-    }
-    stopVertx();
-  }
-
-  private void stopVertx() {
-    if (vertx != null) {
-      try {
-        VertxInternal internal = (VertxInternal) vertx;
-        await(vertx.close());
-        // Vert.x completes close() before its Netty threads have exited; wait for them so that close() leaves no
-        // thread of this server behind.
-        internal.getEventLoopGroup().terminationFuture().awaitUninterruptibly(STOP_SECONDS, TimeUnit.SECONDS);
-        internal.getAcceptorEventLoopGroup().terminationFuture()
-            .awaitUninterruptibly(STOP_SECONDS, TimeUnit.SECONDS);
+        // the listener is gone either way: Vert.x closed what it could
       } finally {
-        vertx = null;
+        server = null;
+        SharedVertx.release(host, port);
       }
     }
   }

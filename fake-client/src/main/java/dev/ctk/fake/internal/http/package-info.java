@@ -7,8 +7,9 @@
  * websocket upgrade. An HTTP-streaming watch (a response that stays open and receives one JSON line per change,
  * which kubectl {@code get -w}, client-go and fabric8 with {@code onlyHttpWatches} use) cannot be expressed, and its
  * dispatcher runs on the Vert.x event loop, where it must never block waiting for changes. So ctk runs its own
- * Vert.x {@code HttpServer} (own Vert.x instance, HTTP/1.1, plain HTTP, the websocket sub-protocols mockwebserver
- * sets).
+ * Vert.x {@code HttpServer} (HTTP/1.1, plain HTTP, the websocket sub-protocols mockwebserver sets). Every fake of a
+ * JVM listens on one shared Vert.x instance, and ctk's HTTP clients run on another ({@code SharedVertx}): created at
+ * first use, on daemon threads, never closed, so that a fake starts and stops without starting and stopping threads.
  *
  * <h2>One pipeline, two transports</h2>
  * {@link dev.ctk.fake.internal.http.RequestPipeline} holds the steps every request goes through: describe it for the
