@@ -296,7 +296,11 @@ public final class ClientJavaProbe implements ControllerView {
       try {
         run.start(probe.startTimeout, probe.queue != null);
       } catch (RuntimeException e) {
-        run.close();
+        try {
+          run.close();
+        } catch (RuntimeException stopFailure) {
+          e.addSuppressed(stopFailure);
+        }
         throw e;
       }
       return ControllerProcess.of(List.of(probe), run);

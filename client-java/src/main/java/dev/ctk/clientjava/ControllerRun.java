@@ -16,7 +16,9 @@ import java.util.stream.Collectors;
  * ControllerManager}) for a test: {@code run()} on a daemon thread, the informers of the watched
  * factories started, and on {@link #close()} {@code shutdown()}, the factories' informers stopped and
  * the thread awaited. Its worker pools let a worker that had not started by the shutdown run once ({@link
- * WorkerPools}), so that {@code run()} returns whenever the shutdown comes.
+ * WorkerPools}), so that a shutdown after the workers were scheduled never leaves {@code run()} waiting for one. (A
+ * shutdown during {@code DefaultController}'s pre-flight wait for its ready functions is not seen by that wait,
+ * which goes on until its {@code readyTimeout}.)
  */
 final class ControllerRun implements AutoCloseable {
 
@@ -94,6 +96,21 @@ final class ControllerRun implements AutoCloseable {
   @Override
   public void close() {
     try {
+      stop();
+    } finally {
+      pools.stop();   // also when shutdown() threw: a pool left running would repeat its workers every second
+    }
+    if (thread.isAlive()) {
+      throw new IllegalStateException(description() + " did not stop: its run() had not returned "
+          + DurationText.of(STOP_TIMEOUT) + " after shutdown(), nor 5s after an interrupt. A reconcile that "
+          + "never returns keeps a worker busy, and DefaultController's pre-flight wait for its "
+          + "ready functions ignores both until its readyTimeout. Fix: make the reconciler return "
+          + "(or time out), and give withReadyTimeout(..) a bound shorter than 10s in tests.");
+    }
+  }
+
+  private void stop() {
+    try {
       controller.shutdown();
     } finally {
       factories.forEach(SharedInformerFactory::stopAllRegisteredInformers);
@@ -107,14 +124,6 @@ final class ControllerRun implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-    pools.stop();
-    if (thread.isAlive()) {
-      throw new IllegalStateException(description() + " did not stop: its run() had not returned "
-          + DurationText.of(STOP_TIMEOUT) + " after shutdown(), nor 5s after an interrupt. A reconcile that "
-          + "never returns keeps a worker busy, and DefaultController's pre-flight wait for its "
-          + "ready functions ignores both until its readyTimeout. Fix: make the reconciler return "
-          + "(or time out), and give withReadyTimeout(..) a bound shorter than 10s in tests.");
     }
   }
 

@@ -16,7 +16,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * waits until every worker has counted down a latch. {@code shutdown()} shuts the pool down, which by default cancels
  * a periodic task that has not started yet: when a controller is shut down before all its workers started (a crash
  * right after its first reconcile began, a test that ends quickly, on a busy machine), that worker never counts down,
- * and {@code run()} never returns. Before the run, {@link #letPendingWorkersRun()} has each pool run such a worker
+ * and {@code run()} never returns. (A shutdown during the pre-flight wait for the ready functions, before any worker
+ * is scheduled, is another matter: that wait does not see it.) Before the run, {@link #letPendingWorkersRun()} has each pool run such a worker
  * after shutdown instead (it sees the queue shutting down and returns at once); once {@code run()} returned, {@link
  * #stop()} stops the pools, which would otherwise repeat the worker every second.
  *
@@ -51,7 +52,10 @@ final class WorkerPools {
     pools.forEach(pool -> pool.setContinueExistingPeriodicTasksAfterShutdownPolicy(true));
   }
 
-  /** After {@code run()} returned: stops the workers' periodic tasks and the pools' threads. */
+  /**
+   * When the run is over ({@code run()} returned, or was given up on and interrupted): stops the workers' periodic
+   * tasks and the pools' threads, interrupting a reconcile that still runs.
+   */
   void stop() {
     pools.forEach(ExecutorService::shutdownNow);
   }

@@ -35,7 +35,9 @@
  * client-java's {@code DefaultController.run()} never returns when {@code shutdown()} comes before all its workers
  * started (its pool cancels the worker that never ran, and {@code run()} waits for it): ctk has the pools of the
  * controllers it runs (a {@code ControllerManager}'s too, read from a private field) run such a worker once after
- * shutdown, so a stop at any moment returns at once.
+ * shutdown, so a stop once the workers are scheduled returns at once. A stop during {@code DefaultController}'s
+ * pre-flight wait for its ready functions is not seen by that wait, which goes on until its {@code readyTimeout} (30 s
+ * by default); ctk gives up on it after 10 s and interrupts the thread.
  *
  * <p>Add {@code dev.ctk:ctk-client-java} with test scope. client-java itself is a {@code provided}
  * dependency of this artifact: the project brings its own {@code client-java-extended} (ctk is built

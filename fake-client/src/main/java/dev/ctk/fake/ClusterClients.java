@@ -35,8 +35,6 @@ import java.util.List;
 final class ClusterClients {
 
   private static final KubernetesSerialization CLIENT_SERIALIZATION = new KubernetesSerialization();
-  /** fabric8's Vert.x HTTP client on the JVM's shared client instance: a client does not start threads of its own. */
-  private static final HttpClient.Factory HTTP_CLIENTS = new VertxHttpClientFactory(SharedVertx.clients());
 
   private ClusterClients() {}
 
@@ -46,7 +44,7 @@ final class ClusterClients {
     KubernetesClientBuilder builder = new KubernetesClientBuilder()
         .withKubernetesSerialization(CLIENT_SERIALIZATION);
     if (transport == ClientTransport.HTTP) {
-      return builder.withConfig(httpConfig).withHttpClientFactory(HTTP_CLIENTS).build();
+      return builder.withConfig(httpConfig).withHttpClientFactory(HttpClients.FACTORY).build();
     }
     return builder.withConfig(config(server.inProcess().masterUrl()))
         .withHttpClientFactory(server.inProcess().factory())
@@ -149,12 +147,21 @@ final class ClusterClients {
 
   /** The listener could not start: what, why, and the fix. */
   static FakeClusterException listenFailure(ListenException e) {
+    boolean fake = SharedVertx.IN_USE_BY_A_FAKE.equals(e.getMessage());
     return new FakeClusterException("Cannot start the fake API server on " + e.host() + ":" + e.port() + ": "
         + e.getMessage() + (e.addressInUse()
-            ? ". Another process holds that port. Choose another port with withPort(..), or withPort(0) for a "
-                + "free one."
+            ? (fake ? ". Close that cluster first, or choose" : ". Another process holds that port. Choose")
+                + " another port with withPort(..), or withPort(0) for a free one."
             : ". The host \"" + e.host() + "\" is not an address of this machine (or does not resolve). Choose "
                 + "a local one with withHost(..): 127.0.0.1 (the default), localhost, or 0.0.0.0 for every "
                 + "interface."), e);
+  }
+
+  /**
+   * fabric8's Vert.x HTTP client on the JVM's shared client instance, so that a client starts no threads of its own;
+   * made at the first HTTP client (a holder: in-process clients never create the instance).
+   */
+  private static final class HttpClients {
+    static final HttpClient.Factory FACTORY = new VertxHttpClientFactory(SharedVertx.clients());
   }
 }

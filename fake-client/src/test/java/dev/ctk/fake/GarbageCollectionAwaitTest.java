@@ -80,6 +80,9 @@ class GarbageCollectionAwaitTest {
     api.delete("/api/v1/namespaces/kube-public");
     String ownerUid = api.post(CONFIGMAPS, configMap("owner", "")).json().path("metadata").path("uid").asText();
     api.post(CONFIGMAPS, configMap("dependent", ownerUid));
+    // the collector checks the new dependent's owners first: done before the owner goes, so that the owner's delete
+    // is what deletes the dependent
+    cluster.awaitGarbageCollection(WAIT);
     api.delete(CONFIGMAPS + "/owner");
     assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the collector deletes the dependent").isTrue();
 

@@ -71,8 +71,9 @@ class LifecycleTest {
     try (FakeCluster first = FakeCluster.builder().withPort(port).build()) {
       assertThatThrownBy(() -> FakeCluster.builder().withPort(port).build())
           .isInstanceOf(FakeClusterException.class)
-          .hasMessage("Cannot start the fake API server on 127.0.0.1:" + port + ": Address already in use. Another "
-              + "process holds that port. Choose another port with withPort(..), or withPort(0) for a free one.");
+          .hasMessage("Cannot start the fake API server on 127.0.0.1:" + port + ": Address already in use by another "
+              + "fake cluster of this JVM. Close that cluster first, or choose another port with withPort(..), or "
+              + "withPort(0) for a free one.");
       assertThat(first.client().configMaps().list().getItems()).as("the first fake still answers").isEmpty();
     }
     try (FakeCluster again = FakeCluster.builder().withPort(port).build()) {

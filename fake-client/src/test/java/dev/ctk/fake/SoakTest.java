@@ -54,7 +54,9 @@ class SoakTest {
    * for timeouts and retries, the common fork-join pool): not counted as left behind.
    */
   private static final List<String> JVM_WIDE_THREADS = List.of("CachedSingleThreadScheduler-",
-      "ForkJoinPool.commonPool-", "process reaper");
+      "ForkJoinPool.commonPool-", "process reaper",
+      // the shared Vert.x instances of every HTTP fake and client (SharedVertx) start their event loops as needed
+      "vert.x-");
 
   @Test
   void leaves_every_informer_equal_to_the_store_and_nothing_behind() throws Exception {

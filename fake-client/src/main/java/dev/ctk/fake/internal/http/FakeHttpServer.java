@@ -4,6 +4,7 @@ import dev.ctk.fake.internal.status.ApiError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -11,7 +12,9 @@ import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,7 +31,7 @@ public final class FakeHttpServer implements AutoCloseable {
   private static final List<String> WEBSOCKET_SUB_PROTOCOLS =
       List.of("v1.channel.k8s.io", "v2.channel.k8s.io", "v3.channel.k8s.io", "v4.channel.k8s.io");
   private static final long STOP_SECONDS = 10;
-  private static final java.util.Set<HttpMethod> SERVED_METHODS = java.util.Set.of(HttpMethod.GET, HttpMethod.POST,
+  private static final Set<HttpMethod> SERVED_METHODS = Set.of(HttpMethod.GET, HttpMethod.POST,
       HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
 
   private final RequestPipeline pipeline;
@@ -37,6 +40,8 @@ public final class FakeHttpServer implements AutoCloseable {
   private final int requestedPort;
   private Vertx vertx;
   private HttpServer server;
+  /** The connections the listener accepted and that are still open. */
+  private final Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
   private volatile int port;
 
   /**
@@ -108,15 +113,16 @@ public final class FakeHttpServer implements AutoCloseable {
         receive(request);
       }
     });
+    server.connectionHandler(connection -> {
+      connections.add(connection);
+      connection.closeHandler(closed -> connections.remove(connection));
+    });
     try {
       port = await(server.listen()).actualPort();
       SharedVertx.claimed(host, port);
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      server = null;
-      if (requestedPort != 0) {
-        SharedVertx.release(host, requestedPort);
-      }
+      stopListening(requestedPort);   // a bind that timed out may still complete: close it too
       throw new ListenException(host, requestedPort, cause);
     }
   }
@@ -137,20 +143,40 @@ public final class FakeHttpServer implements AutoCloseable {
   }
 
   /**
-   * Stops accepting connections and closes open ones; the shared Vert.x instance and its threads stay for the next
-   * server. Idempotent.
+   * Stops accepting connections and closes the open ones, waiting until they are closed; the shared Vert.x instance
+   * and its threads stay for the next server. Idempotent.
    */
   @Override
   public synchronized void close() {
     if (server != null) {
+      stopListening(port);
+    }
+  }
+
+  /**
+   * Closes the listener and every connection it accepted. The port is freed for another fake only once the listener
+   * is known closed; when Vert.x does not confirm it (within 10 s), the port stays claimed for the life of the JVM.
+   */
+  private void stopListening(int claimedPort) {
+    HttpServer closing = server;
+    server = null;
+    boolean closed;
+    try {
+      await(closing.close());
+      closed = true;
+    } catch (RuntimeException e) {
+      closed = false;
+    }
+    for (HttpConnection connection : List.copyOf(connections)) {
       try {
-        await(server.close());
+        await(connection.close());
       } catch (RuntimeException e) {
-        // the listener is gone either way: Vert.x closed what it could
-      } finally {
-        server = null;
-        SharedVertx.release(host, port);
+        // already closing, or closed by the client meanwhile
       }
+    }
+    connections.clear();
+    if (closed && claimedPort != 0) {
+      SharedVertx.release(host, claimedPort);
     }
   }
 

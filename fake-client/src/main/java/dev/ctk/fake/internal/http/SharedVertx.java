@@ -20,6 +20,9 @@ import java.util.Set;
  */
 public final class SharedVertx {
 
+  /** What a port another fake of this JVM holds is refused with. */
+  public static final String IN_USE_BY_A_FAKE = "Address already in use by another fake cluster of this JVM";
+
   private static final Set<String> CLAIMED = new HashSet<>();
   private static Vertx servers;
   private static Vertx clients;
@@ -29,7 +32,7 @@ public final class SharedVertx {
   /** The instance HTTP fakes listen on. */
   static synchronized Vertx servers() {
     if (servers == null) {
-      servers = create();
+      servers = create(1);   // the fake's handlers never block: no worker is used
     }
     return servers;
   }
@@ -41,15 +44,16 @@ public final class SharedVertx {
    */
   public static synchronized Vertx clients() {
     if (clients == null) {
-      clients = create();
+      clients = create(VertxOptions.DEFAULT_WORKER_POOL_SIZE);   // fabric8 streams uploads on workers
     }
     return clients;
   }
 
-  private static Vertx create() {
+  /** An instance on daemon threads; {@code workers} worker threads at most (started as needed). */
+  private static Vertx create(int workers) {
     return Vertx.vertx(new VertxOptions()
         .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors()))
-        .setWorkerPoolSize(1)
+        .setWorkerPoolSize(workers)
         .setInternalBlockingPoolSize(1)
         .setUseDaemonThread(true)
         .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
@@ -65,7 +69,7 @@ public final class SharedVertx {
    */
   static synchronized void claim(String host, int port) throws BindException {
     if (!CLAIMED.add(host + ":" + port)) {
-      throw new BindException("Address already in use");
+      throw new BindException(IN_USE_BY_A_FAKE);
     }
   }
 

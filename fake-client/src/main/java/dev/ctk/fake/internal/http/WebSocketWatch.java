@@ -31,6 +31,8 @@ final class WebSocketWatch extends WebSocketListener {
   private final Context context;
   private final Sink sink;
   private volatile Watch watch;
+  /** The timer that closes the watch if the upgrade never completes; cancelled once it opens or closes. */
+  private volatile long upgradeTimer = -1;
 
   WebSocketWatch(Vertx vertx, Context context) {
     this.vertx = vertx;
@@ -47,7 +49,7 @@ final class WebSocketWatch extends WebSocketListener {
   void attach(Watch opened) {
     this.watch = opened;
     sink.watch = opened;
-    vertx.setTimer(UPGRADE_TIMEOUT_MS, id -> context.runOnContext(v -> {
+    upgradeTimer = vertx.setTimer(UPGRADE_TIMEOUT_MS, id -> context.runOnContext(v -> {
       if (sink.webSocket == null) {
         opened.close();
       }
@@ -56,6 +58,7 @@ final class WebSocketWatch extends WebSocketListener {
 
   @Override
   public void onOpen(WebSocket webSocket, Response response) {
+    vertx.cancelTimer(upgradeTimer);   // the Vert.x instance is shared: leave nothing of this watch on it
     sink.open(webSocket);
   }
 
@@ -75,6 +78,7 @@ final class WebSocketWatch extends WebSocketListener {
   }
 
   private void closeWatch() {
+    vertx.cancelTimer(upgradeTimer);
     Watch w = watch;
     if (w != null) {
       w.close();
