@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceType;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The empty object of a kind as kube's Go types serialize it: the baseline kube compares a created object with,
@@ -13,11 +15,13 @@ import dev.ctk.fake.internal.registry.ResourceType;
  *
  * <p>Only objects and lists matter here (scalars are owned whether they were zero or absent). Each built-in kind's
  * empty object is a column of its row in {@code BuiltinKinds} ({@link ResourceType#zeroObject()}); a built-in kind
- * also gets {@code {"metadata": {"creationTimestamp": null}}}.
+ * also gets {@code {"metadata": {"creationTimestamp": null}}}. Each distinct text is parsed once per JVM; callers get a
+ * copy of their own.
  */
 final class ZeroObjects {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Map<String, ObjectNode> PARSED = new ConcurrentHashMap<>();
 
   private ZeroObjects() {}
 
@@ -26,6 +30,10 @@ final class ZeroObjects {
     if (type.custom()) {
       return JSON.createObjectNode();
     }
+    return PARSED.computeIfAbsent(type.zeroObject(), text -> parse(type)).deepCopy();
+  }
+
+  private static ObjectNode parse(ResourceType type) {
     try {
       ObjectNode zero = (ObjectNode) JSON.readTree(type.zeroObject());
       zero.putObject("metadata").putNull("creationTimestamp");

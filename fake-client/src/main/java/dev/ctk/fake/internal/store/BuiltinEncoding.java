@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the round trip through kube's Go types and protobuf storage does to the empty values of a built-in object,
@@ -109,6 +111,12 @@ final class BuiltinEncoding {
 
   private static final List<Rule> TABLE = parse(RULES);
 
+  /**
+   * The rules that can apply to a kind, by the last element of their path (a rule matches only a path that ends with
+   * its own last element), each bucket in table order: a node's rule is found among a few, not the whole table.
+   */
+  private static final Map<String, Map<String, List<Rule>>> BY_KIND = new ConcurrentHashMap<>();
+
   private BuiltinEncoding() {}
 
   /**
@@ -161,12 +169,25 @@ final class BuiltinEncoding {
   }
 
   private static Action actionAt(String kindKey, List<String> at) {
-    for (Rule rule : TABLE) {
-      if (rule.matches(kindKey, at)) {
-        return rule.action();
+    List<Rule> candidates = BY_KIND.computeIfAbsent(kindKey, BuiltinEncoding::rulesOf).get(at.get(at.size() - 1));
+    if (candidates != null) {
+      for (Rule rule : candidates) {
+        if (rule.matches(kindKey, at)) {
+          return rule.action();
+        }
       }
     }
     return null;
+  }
+
+  private static Map<String, List<Rule>> rulesOf(String kindKey) {
+    Map<String, List<Rule>> byLastElement = new HashMap<>();
+    for (Rule rule : TABLE) {
+      if (rule.kind().equals("*") || rule.kind().equals(kindKey)) {
+        byLastElement.computeIfAbsent(rule.path().get(rule.path().size() - 1), last -> new ArrayList<>()).add(rule);
+      }
+    }
+    return byLastElement;
   }
 
   private static List<Rule> parse(String text) {

@@ -129,33 +129,41 @@ public final class Watch {
 
   /** Applies selector transitions to a committed change and sends what this watch should see. */
   void offer(WatchEvent event) {
+    offer(event, EventTexts.none());
+  }
+
+  /**
+   * {@link #offer(WatchEvent)}, taking an event's JSON from {@code texts} when this watch sends the change's object as
+   * stored.
+   */
+  void offer(WatchEvent event, EventTexts texts) {
     if (!event.storageKey().equals(filter.storageKey())) {
       return;
     }
     switch (event.type()) {
       case WatchEvent.ADDED -> {
         if (filter.matches(event.object())) {
-          send(WatchEvent.ADDED, event.object());
+          send(WatchEvent.ADDED, event.object(), texts);
         }
       }
       case WatchEvent.DELETED -> {
         // selected on the last stored state (the object as it was before the delete), as kube's watch cache does
         ObjectNode last = event.previous() != null ? event.previous() : event.object();
         if (filter.matches(last)) {
-          send(WatchEvent.DELETED, event.object());
+          send(WatchEvent.DELETED, event.object(), texts);
         }
       }
       default -> {
         boolean before = event.previous() != null && filter.matches(event.previous());
         boolean after = filter.matches(event.object());
         if (before && after) {
-          send(WatchEvent.MODIFIED, event.object());
+          send(WatchEvent.MODIFIED, event.object(), texts);
         } else if (after) {
-          send(WatchEvent.ADDED, event.object());
+          send(WatchEvent.ADDED, event.object(), texts);
         } else if (before) {
           ObjectNode gone = event.previous().deepCopy();
           ((ObjectNode) gone.path("metadata")).put("resourceVersion", Long.toString(event.resourceVersion()));
-          send(WatchEvent.DELETED, gone);
+          send(WatchEvent.DELETED, gone, texts);
         }
       }
     }
@@ -167,15 +175,16 @@ public final class Watch {
    * and BOOKMARK objects go as given.
    */
   void send(String type, ObjectNode object) {
+    send(type, object, EventTexts.none());
+  }
+
+  private void send(String type, ObjectNode object, EventTexts texts) {
     if (closed.get()) {
       return;
     }
     ObjectNode toSend = WatchEvent.ERROR.equals(type) || WatchEvent.BOOKMARK.equals(type) ? object
         : view.apply(object);
-    ObjectNode event = JSON.createObjectNode();
-    event.put("type", type);
-    event.set("object", toSend);
-    outbox.offer(type, toSend, serialize(event));
+    outbox.offer(type, toSend, texts.eventJson(type, toSend));
   }
 
   /** A watch event's JSON: {@code {"type":..,"object":..}}, as {@link #send} writes it. */

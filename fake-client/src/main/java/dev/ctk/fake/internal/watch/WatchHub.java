@@ -64,8 +64,9 @@ public final class WatchHub {
     while (history.size() > limit) {
       historyStart = history.removeFirst().resourceVersion();
     }
+    EventTexts texts = EventTexts.of(event.object());
     for (Watch watch : watches) {
-      watch.offer(event);
+      watch.offer(event, texts);
     }
   }
 

@@ -150,6 +150,34 @@ class WatchHubTest {
     assertThat(hub.openWatches()).isEmpty();
   }
 
+  @Test
+  void oneChange_isSerializedOnceForEveryWatchThatSendsItAsStored_andApartForAWatchThatRewritesIt() {
+    WatchHub hub = new WatchHub(10, 0);
+    Recording first = new Recording();
+    Recording second = new Recording();
+    Recording otherVersion = new Recording();
+    Recording labelled = new Recording();
+    hub.openFrom(0, 0, filter(), "v1", first);
+    hub.openFrom(0, 0, filter(), "v1", second);
+    hub.openFrom(0, 0, filter(), "v2", otherVersion);
+    hub.openFrom(0, 0, new WatchFilter(KEY, null, LabelSelector.parse("app=web"), null), "v1", labelled);
+
+    ObjectNode web = object("cm", 1);
+    ((ObjectNode) web.get("metadata")).putObject("labels").put("app", "web");
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, web, null, 1));
+    hub.publish(new WatchEvent(KEY, WatchEvent.MODIFIED, object("cm", 2), web, 2));
+
+    assertThat(first.lines.get(0)).isSameAs(second.lines.get(0));
+    assertThat(first.lines.get(1)).isSameAs(second.lines.get(1));
+    assertThat(read(first.lines.get(1))).isEqualTo(read("""
+        {"type":"MODIFIED","object":{"apiVersion":"v1","kind":"ConfigMap",
+         "metadata":{"name":"cm","namespace":"default","resourceVersion":"2"}}}"""));
+    assertThat(otherVersion.lines).hasSize(2)
+        .allSatisfy(line -> assertThat(read(line).at("/object/apiVersion").asText()).isEqualTo("v2"));
+    assertThat(labelled.summary()).containsExactly("ADDED cm", "DELETED cm");
+    assertThat(read(labelled.lines.get(1)).at("/object/metadata/resourceVersion").asText()).isEqualTo("2");
+  }
+
   private static WatchFilter filter() {
     return new WatchFilter(KEY, null, LabelSelector.everything(), null);
   }
