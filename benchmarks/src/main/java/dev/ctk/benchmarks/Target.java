@@ -95,12 +95,26 @@ public enum Target {
   FABRIC8_CLIENT_FLOOR {
     @Override
     public ClusterUnderTest start() {
-      EchoApiServer server = EchoApiServer.start();
-      KubernetesClient client = server.newClient();
-      return new ClusterUnderTest(this, client, null, () -> {
-        client.close();
-        server.close();
-      });
+      return echo(this, EchoApiServer.start());
+    }
+
+    @Override
+    public boolean storesObjects() {
+      return false;
+    }
+  },
+
+  /**
+   * {@link #FABRIC8_CLIENT_FLOOR} with one thread hand-off more: the echo server hands each ADDED event to the watches
+   * on a delivery thread of its own ({@link EchoApiServer#startWithDeliveryThread()}) instead of the writer's, as a
+   * real API server's watch events reach the client apart from the write's answer, and as ctk's fake delivers them
+   * (so that an informer's cache lags the write as it does against kube). The floor of any fake that delivers that
+   * way; its difference from {@link #FABRIC8_CLIENT_FLOOR} is what the hand-off costs.
+   */
+  FABRIC8_CLIENT_FLOOR_HANDOFF {
+    @Override
+    public ClusterUnderTest start() {
+      return echo(this, EchoApiServer.startWithDeliveryThread());
     }
 
     @Override
@@ -146,6 +160,15 @@ public enum Target {
   private static ClusterUnderTest fake(Target target, FakeCluster.Builder builder) {
     FakeCluster cluster = builder.build();
     return new ClusterUnderTest(target, cluster.client(), cluster, cluster::close);
+  }
+
+  /** An echo server and its client, closed together. */
+  private static ClusterUnderTest echo(Target target, EchoApiServer server) {
+    KubernetesClient client = server.newClient();
+    return new ClusterUnderTest(target, client, null, () -> {
+      client.close();
+      server.close();
+    });
   }
 
   /**

@@ -32,8 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@link Target#FABRIC8_CLIENT_FLOOR} is the floor under the other targets: the same fabric8 client and informer
  * against a server that does no work (the create is echoed and its ADDED event handed to the watch on the writer's
  * thread before the answer), so its figure is what fabric8's client, fabric8's informer and the thread hand-offs
- * cost; no fake reached through fabric8's client and informer can beat it. It is the only benchmark that accepts
- * that target.
+ * cost; no fake reached through fabric8's client and informer can beat it. {@link Target#FABRIC8_CLIENT_FLOOR_HANDOFF}
+ * is the same floor with the event handed to the watch on a thread of the server's own, as a real API server and ctk's
+ * fake deliver it: the floor of a fake that keeps the informer's cache apart from the write. This is the only
+ * benchmark that accepts those two targets.
  *
  * <p>{@code n = 10000} on fabric8's CRUD mock takes minutes per shot (its create cost grows with the stored
  * objects); select one with {@code -p n=1000}.
@@ -53,7 +55,7 @@ public class WriteToInformerBenchmark {
   public static class Cycling {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF"})
     public Target target;
 
     /** Creates per fresh server. */
@@ -91,7 +93,7 @@ public class WriteToInformerBenchmark {
   public static class PerShot {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF"})
     public Target target;
 
     /** Creates per shot. */
