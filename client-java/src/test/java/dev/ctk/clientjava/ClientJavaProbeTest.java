@@ -264,17 +264,25 @@ class ClientJavaProbeTest {
     ClientJavaProbe probe = ClientJavaProbe.create("scripted").watch(informers);
     Reconciler reconciler = request -> script.apply(request.getName(),
         calls.computeIfAbsent(request.getName(), name -> new AtomicInteger()).getAndIncrement());
-    Controller controller = ControllerBuilder.defaultBuilder(informers)
-        .withWorkQueue(probe.rateLimitingQueue(
-            new ItemExponentialFailureRateLimiter<>(ofMillis(5), ofHours(1))))
-        .watch(queue -> ControllerBuilder.controllerWatchBuilder(V1ConfigMap.class, queue).build())
-        .withReconciler(probe.reconciler(reconciler))
-        .withReadyFunc(informer::hasSynced)
-        .withWorkerCount(1)
-        .withName("scripted")
-        .build();
+    Controller controller = configMapController(informers, informer, probe.rateLimitingQueue(
+            new ItemExponentialFailureRateLimiter<>(ofMillis(5), ofHours(1))),
+        probe.reconciler(reconciler), 1, "scripted");
     probe.start(harness, controller);
     return probe;
+  }
+
+  /** A controller of ConfigMaps on {@code queue}, ready once {@code informer} has synced. */
+  static Controller configMapController(SharedInformerFactory informers,
+      SharedIndexInformer<V1ConfigMap> informer, RateLimitingQueue<Request> queue, Reconciler reconciler,
+      int workers, String name) {
+    return ControllerBuilder.defaultBuilder(informers)
+        .withWorkQueue(queue)
+        .watch(q -> ControllerBuilder.controllerWatchBuilder(V1ConfigMap.class, q).build())
+        .withReconciler(reconciler)
+        .withReadyFunc(informer::hasSynced)
+        .withWorkerCount(workers)
+        .withName(name)
+        .build();
   }
 
   static SharedIndexInformer<V1ConfigMap> configMapInformer(SharedInformerFactory informers,

@@ -12,10 +12,8 @@ import dev.ctk.junit.ControllerTest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kubernetes.client.extended.controller.Controller;
 import io.kubernetes.client.extended.controller.ControllerManager;
 import io.kubernetes.client.extended.controller.DefaultController;
-import io.kubernetes.client.extended.controller.builder.ControllerBuilder;
 import io.kubernetes.client.extended.controller.reconciler.Reconciler;
 import io.kubernetes.client.extended.controller.reconciler.Result;
 import io.kubernetes.client.informer.SharedIndexInformer;
@@ -84,15 +82,8 @@ class ClientJavaRestartTest {
     SharedIndexInformer<V1ConfigMap> informer =
         ClientJavaProbeTest.configMapInformer(informers, new CoreV1Api(apiClient), namespace);
     probe.watch(informers);
-    Controller built = ControllerBuilder.defaultBuilder(informers)
-        .withWorkQueue(probe.rateLimitingQueue())
-        .watch(queue -> ControllerBuilder.controllerWatchBuilder(V1ConfigMap.class, queue).build())
-        .withReconciler(probe.reconciler(reconciler))
-        .withReadyFunc(informer::hasSynced)
-        .withWorkerCount(2)
-        .withName("late-worker")
-        .build();
-    return (DefaultController) built;
+    return (DefaultController) ClientJavaProbeTest.configMapController(informers, informer,
+        probe.rateLimitingQueue(), probe.reconciler(reconciler), 2, "late-worker");
   }
 
   private static ConfigMap configMap(String name) {

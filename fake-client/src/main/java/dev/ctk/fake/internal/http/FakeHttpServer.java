@@ -119,7 +119,9 @@ public final class FakeHttpServer implements AutoCloseable {
     });
     try {
       port = await(server.listen()).actualPort();
-      SharedVertx.claimed(host, port);
+      if (requestedPort == 0) {
+        SharedVertx.claimed(host, port);   // an explicit port was claimed before listening
+      }
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
       stopListening(requestedPort);   // a bind that timed out may still complete: close it too
