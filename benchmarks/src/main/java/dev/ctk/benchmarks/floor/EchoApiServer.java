@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -46,7 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>a websocket watch: accepted at once, {@code onOpen}, then kept until the client closes it;
  *   <li>POST (a create): {@code 201} with the request body itself, with a {@code resourceVersion} from a counter
  *       and (fabric8 sends none) the path's {@code namespace} spliced in as the first fields of {@code metadata}
- *       (text search and concatenation, no JSON parse). Before answering, on the writer's own thread, every open
+ *       (text search and concatenation, no JSON parse). Before answering, on the writer's own thread (for a server
+ *       from {@link #startWithDeliveryThread()}: handed to its delivery thread, in create order), every open
  *       watch of every namespace gets {@code {"type":"ADDED","object":<that object>}}. fabric8's informer needs no
  *       more: it keys its store by namespace and name, compares resourceVersions and takes the last one as where
  *       to resume its watch; it reads no uid;
@@ -220,7 +222,9 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
 
   /**
    * The object with the next resourceVersion (and the namespace of the path, when the body has none) spliced into
-   * its metadata as text, sent as ADDED to every watch on this thread (or handed to the delivery thread), then returned as the answer's bytes.
+   * its metadata as text, sent as ADDED to every watch on this thread (or handed to the delivery thread), then
+   * returned as the answer's bytes. With several writers at once, events may reach the watches out of resourceVersion
+   * order (the counter and the send are not one step); the benchmarks write from one thread.
    */
   private byte[] create(String namespace, String body) {
     String fields = "\"resourceVersion\":\"" + resourceVersion.incrementAndGet() + "\"";
@@ -240,7 +244,11 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     if (delivery == null) {
       sendToEveryWatch(event);
     } else {
-      delivery.execute(() -> sendToEveryWatch(event));
+      try {
+        delivery.execute(() -> sendToEveryWatch(event));
+      } catch (RejectedExecutionException e) {
+        // closed meanwhile: its watches are closed, there is no one to send to
+      }
     }
     return object.getBytes(StandardCharsets.UTF_8);
   }
@@ -295,13 +303,13 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    if (delivery != null) {
+      delivery.shutdown();   // the thread ends after the events handed over (dropped once their watch is closed)
+    }
     for (EchoWebSocket socket : watches) {
       socket.serverClosed();
     }
     watches.clear();
-    if (delivery != null) {
-      delivery.shutdownNow();
-    }
   }
 
   @Override

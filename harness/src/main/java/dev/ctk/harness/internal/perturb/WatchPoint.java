@@ -231,11 +231,16 @@ public final class WatchPoint {
    * @return that write, or {@code null} at the deadline or when the hold is released first
    */
   private ApiRequestRecord awaitOutsideWrite(Instant heldAt, Instant deadline) {
+    // A request joins the journal once answered, so records can appear out of sequence order (a slow write, then a
+    // quick read); every record up to `examined` is in the journal and was looked at: the next scan starts after it.
+    long examined = startSequence;
     while (!released) {
-      for (ApiRequestRecord request : cluster.requests().since(startSequence)) {
-        if (request.time().isAfter(heldAt) && isWrite(request) && request.succeeded()
-            && !controllers.test(request)) {
+      for (ApiRequestRecord request : cluster.requests().since(examined)) {
+        if (request.time().isAfter(heldAt) && isWrite(request) && request.succeeded() && !controllers.test(request)) {
           return request;
+        }
+        if (request.sequence() == examined + 1) {
+          examined = request.sequence();
         }
       }
       if (Instant.now().isAfter(deadline) || !pause()) {
