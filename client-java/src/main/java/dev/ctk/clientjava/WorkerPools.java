@@ -17,9 +17,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * a periodic task that has not started yet: when a controller is shut down before all its workers started (a crash
  * right after its first reconcile began, a test that ends quickly, on a busy machine), that worker never counts down,
  * and {@code run()} never returns. (A shutdown during the pre-flight wait for the ready functions, before any worker
- * is scheduled, is another matter: that wait does not see it.) Before the run, {@link #letPendingWorkersRun()} has each pool run such a worker
- * after shutdown instead (it sees the queue shutting down and returns at once); once {@code run()} returned, {@link
- * #stop()} stops the pools, which would otherwise repeat the worker every second.
+ * is scheduled, is another matter: that wait does not see it.) Before the run, {@link #letPendingWorkersRun()} has
+ * each pool run such a worker after shutdown instead (it sees the queue shutting down and returns at once); once
+ * {@code run()} returned, {@link #stop()} stops the pools, which would otherwise repeat the worker every second.
  *
  * <p>A {@code ControllerManager}'s controllers are read from its private {@code controllers} field; when this
  * client-java version keeps them elsewhere, or a pool is not a {@code ScheduledThreadPoolExecutor}, that pool is left

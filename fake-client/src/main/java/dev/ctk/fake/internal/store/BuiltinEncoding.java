@@ -131,20 +131,20 @@ final class BuiltinEncoding {
     if (type.custom() || UNTOUCHED_KINDS.contains(kindKey)) {
       return;
     }
-    walk(kindKey, object, new ArrayList<>());
+    walk(kindKey, BY_KIND.computeIfAbsent(kindKey, BuiltinEncoding::rulesOf), object, new ArrayList<>());
   }
 
   /** Normalizes what {@code node} holds; {@code at} is its path from the root. */
-  private static void walk(String kindKey, JsonNode node, List<String> at) {
+  private static void walk(String kindKey, Map<String, List<Rule>> rules, JsonNode node, List<String> at) {
     if (node instanceof ObjectNode object) {
       Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> field = fields.next();
         at.add(field.getKey());
         JsonNode value = field.getValue();
-        Action action = actionAt(kindKey, at);
+        Action action = actionAt(kindKey, rules, at);
         if (action != Action.RAW) {
-          walk(kindKey, value, at);
+          walk(kindKey, rules, value, at);
           if (value instanceof ArrayNode list && list.isEmpty()) {
             if (action == Action.NULL_LIST) {
               field.setValue(object.nullNode());
@@ -159,17 +159,18 @@ final class BuiltinEncoding {
       }
     } else if (node instanceof ArrayNode list) {
       at.add("*");
-      if (actionAt(kindKey, at) != Action.RAW) {
+      if (actionAt(kindKey, rules, at) != Action.RAW) {
         for (JsonNode element : list) {
-          walk(kindKey, element, at);
+          walk(kindKey, rules, element, at);
         }
       }
       at.remove(at.size() - 1);
     }
   }
 
-  private static Action actionAt(String kindKey, List<String> at) {
-    List<Rule> candidates = BY_KIND.computeIfAbsent(kindKey, BuiltinEncoding::rulesOf).get(at.get(at.size() - 1));
+  /** The action of the first rule of the kind's {@code rules} that matches {@code at}, or {@code null}. */
+  private static Action actionAt(String kindKey, Map<String, List<Rule>> rules, List<String> at) {
+    List<Rule> candidates = rules.get(at.get(at.size() - 1));
     if (candidates != null) {
       for (Rule rule : candidates) {
         if (rule.matches(kindKey, at)) {

@@ -9,9 +9,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * apiVersion, a custom resource's read-time defaults) or that carry another object (a selector transition's DELETED)
  * are serialized on their own.
  *
- * <p>Not thread-safe: one per {@link WatchHub#publish}, used under the store lock.
+ * <p>Not thread-safe: one per {@link WatchHub#publish}, used under the store lock ({@link #none()}, which never
+ * stores a text, is shared).
  */
 final class EventTexts {
+
+  /** Shares nothing and keeps no state, so one serves every caller. */
+  private static final EventTexts NONE = new EventTexts(null);
 
   private final ObjectNode object;
   private String type;
@@ -28,7 +32,7 @@ final class EventTexts {
 
   /** Texts that share nothing: every event is serialized (a single send). */
   static EventTexts none() {
-    return new EventTexts(null);
+    return NONE;
   }
 
   /** {@code {"type":..,"object":..}} for {@code sent}, reused when it is the change's object with the same type. */
