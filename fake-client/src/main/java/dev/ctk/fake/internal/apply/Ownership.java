@@ -75,8 +75,11 @@ final class Ownership {
       return managers;
     }
     Comparison changes = Comparison.of(live, next, type).filtered(ignored);
-    reassign(changes, managers, CURRENT_OPERATION, true);
-    FieldSet owned = changes.changed().difference(SERVER_SET);
+    FieldSet changed = changes.changed();
+    if (!managers.isEmpty()) {
+      reassign(changes, changed, managers, CURRENT_OPERATION, true);
+    }
+    FieldSet owned = changed.difference(SERVER_SET);
     if (updater != null && !owned.isEmpty()) {
       Entry previous = managers.entries().get(updater);
       FieldSet all = previous == null ? owned : owned.union(previous.fields());
@@ -107,7 +110,7 @@ final class Ownership {
     working.entries().put(applier, new Entry(apiVersion, now, applied));
     JsonNode pruned = last == null ? merged : prune(merged, working, last.fields());
     Comparison changes = Comparison.of(live, pruned, type).filtered(ignored);
-    Map<EntryKey, FieldSet> conflicts = reassign(changes, working, applier, force);
+    Map<EntryKey, FieldSet> conflicts = reassign(changes, changes.changed(), working, applier, force);
     if (!conflicts.isEmpty()) {
       throw ApplyConflicts.of(conflicts);
     }
@@ -125,14 +128,14 @@ final class Ownership {
 
   /**
    * kube's {@code update}: every manager but {@code actor} loses the fields the change removed and, when it owns a
-   * field the change added or modified, either loses it ({@code force}) or the change is refused.
+   * field the change added or modified ({@code changed}, the comparison's), either loses it ({@code force}) or the
+   * change is refused.
    *
    * @return the conflicts when the change is refused (nothing changed then); empty when it went through
    */
-  private static Map<EntryKey, FieldSet> reassign(Comparison changes, ManagedFields managers, EntryKey actor,
-      boolean force) {
+  private static Map<EntryKey, FieldSet> reassign(Comparison changes, FieldSet changed, ManagedFields managers,
+      EntryKey actor, boolean force) {
     Map<EntryKey, FieldSet> conflicts = new LinkedHashMap<>();
-    FieldSet changed = changes.changed();
     for (Map.Entry<EntryKey, Entry> e : managers.entries().entrySet()) {
       if (e.getKey().equals(actor)) {
         continue;

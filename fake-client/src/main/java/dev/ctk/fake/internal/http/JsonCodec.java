@@ -3,9 +3,12 @@ package dev.ctk.fake.internal.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.ctk.fake.internal.common.FrozenObject;
 import dev.ctk.fake.internal.protobuf.ProtobufBody;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
@@ -16,7 +19,8 @@ import java.nio.charset.StandardCharsets;
 /** Reads request bodies (JSON, YAML, kube's protobuf for built-in kinds) and writes JSON responses. */
 final class JsonCodec {
 
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
   private static final YAMLMapper YAML = new YAMLMapper();
 
   private JsonCodec() {}
@@ -113,6 +117,9 @@ final class JsonCodec {
 
   /** The UTF-8 JSON of a body. */
   static byte[] bytes(JsonSerializable body) {
+    if (body instanceof FrozenObject frozen) {
+      return frozen.json();
+    }
     try {
       return JSON.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {

@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * kube's strict decoding of a built-in kind's body: a known field of the wrong JSON type ({@code data: {"k": 5}} in a
@@ -45,7 +46,18 @@ final class TypedDecoding {
   private static final KubernetesSerialization KINDS = new KubernetesSerialization();
   private static final ObjectMapper STRICT = strictMapper();
 
+  /** fabric8's model class of each built-in kind seen, looked up once (a kind has none when fabric8 lacks it). */
+  private static final Map<Kind, Optional<Class<?>>> MODELS = new ConcurrentHashMap<>();
+
   private TypedDecoding() {}
+
+  private record Kind(String group, String version, String kind) {
+  }
+
+  private static Optional<Class<?>> model(Kind k) {
+    String apiVersion = k.group().isEmpty() ? k.version() : k.group() + "/" + k.version();
+    return Optional.ofNullable(KINDS.getRegisteredKubernetesResource(apiVersion, k.kind()));
+  }
 
   /**
    * Refuses a body whose known fields have the wrong JSON type.
@@ -83,8 +95,8 @@ final class TypedDecoding {
     if (type.custom()) {
       return Optional.empty();
     }
-    String apiVersion = type.group().isEmpty() ? type.version() : type.group() + "/" + type.version();
-    Class<?> model = KINDS.getRegisteredKubernetesResource(apiVersion, type.kind());
+    Class<?> model = MODELS.computeIfAbsent(new Kind(type.group(), type.version(), type.kind()),
+        TypedDecoding::model).orElse(null);
     if (model == null) {
       return Optional.empty();
     }

@@ -4,6 +4,8 @@ package dev.ctk.fake.internal.select;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -28,10 +30,28 @@ public final class LabelValidation {
   private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
   private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
 
+  /** Keys found valid, so that the few keys a test writes again and again are checked once; bounded. */
+  private static final Set<String> VALID_KEYS = ConcurrentHashMap.newKeySet();
+  private static final int MAX_VALID_KEYS = 4_096;
+
   private LabelValidation() {}
 
   /** Problems with a label key ({@code [prefix/]name}); empty when valid. */
   public static List<String> keyErrors(String key) {
+    if (VALID_KEYS.contains(key)) {
+      return new ArrayList<>();
+    }
+    List<String> errors = checkKey(key);
+    if (errors.isEmpty()) {
+      if (VALID_KEYS.size() >= MAX_VALID_KEYS) {
+        VALID_KEYS.clear();
+      }
+      VALID_KEYS.add(key);
+    }
+    return errors;
+  }
+
+  private static List<String> checkKey(String key) {
     List<String> errors = new ArrayList<>();
     String[] parts = key.split("/", -1);
     String name;

@@ -9,8 +9,8 @@ import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.version.KubeMinor;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,6 +43,7 @@ public final class ObjectRules {
 
   private final NameGenerator names;
   private final Clock clock;
+  private volatile Stamp lastStamp;
 
   /**
    * Creates the rules.
@@ -57,7 +58,17 @@ public final class ObjectRules {
 
   /** Now, as kube writes timestamps: RFC 3339 in UTC with whole seconds. */
   public String now() {
-    return RFC3339.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+    long second = clock.instant().getEpochSecond();
+    Stamp last = lastStamp;
+    if (last == null || last.second() != second) {
+      last = new Stamp(second, RFC3339.format(Instant.ofEpochSecond(second)));
+      lastStamp = last;
+    }
+    return last.text();
+  }
+
+  /** A second and its RFC 3339 text: the writes of one second format it once. */
+  private record Stamp(long second, String text) {
   }
 
   /**

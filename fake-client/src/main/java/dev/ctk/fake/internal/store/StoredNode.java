@@ -2,12 +2,15 @@ package dev.ctk.fake.internal.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.ctk.fake.internal.common.FrozenObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,15 +27,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * form. A stored version is never modified (the store copies before it changes anything, and shares stored versions
  * with lists and watch events on that promise), so the bytes never go stale.
  *
- * <p>Limits: only list items are kept (a GET, a write's answer and a watch event serialize the tree as before), and
- * only a list whose items are all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code apiVersion}, possibly converted to another
+ * <p>A write's watch events and its answer share one serialization of the whole version ({@link #json()}), kept per
+ * thread for as long as that thread serializes no other version, not per version.
+ *
+ * <p>Limits: only list items are kept for good (a GET serializes the tree each time), and only a list whose items are all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code apiVersion}, possibly converted to another
  * version) are written from the tree. The bytes are kept from the first list on: about the size of the object's
  * JSON more per listed object, for as long as that version is stored.
  */
-public final class StoredNode extends ObjectNode {
+public final class StoredNode extends ObjectNode implements FrozenObject {
 
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   /** The most shared parts kept; past it, the tables start again (bounded memory in a long-lived JVM). */
   private static final int MAX_SHARED = 8_192;
@@ -43,6 +49,13 @@ public final class StoredNode extends ObjectNode {
   private static final List<String> METADATA_TEXT = List.of("namespace", "creationTimestamp");
 
   private transient volatile byte[] listItem;
+
+  /**
+   * The last version each thread serialized whole, and its bytes: a write serializes its stored version for its watch
+   * events and again for its answer, on the writer's thread, one right after the other. Not a field: kept per
+   * version, the bytes would cost the object's size again for as long as it is stored.
+   */
+  private static final ThreadLocal<LastJson> LAST_JSON = ThreadLocal.withInitial(LastJson::new);
 
   private StoredNode(Map<String, JsonNode> children) {
     super(JsonNodeFactory.instance, children);
@@ -107,6 +120,30 @@ public final class StoredNode extends ObjectNode {
     }
     V raced = table.putIfAbsent(key, value);
     return raced == null ? value : raced;
+  }
+
+  /**
+   * {@inheritDoc} Written once for consecutive callers on one thread (a write's watch events and then its answer) and
+   * otherwise not kept.
+   */
+  @Override
+  public byte[] json() {
+    LastJson last = LAST_JSON.get();
+    if (last.node != this) {
+      try {
+        last.bytes = JSON.writeValueAsBytes(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serialize a stored object", e);
+      }
+      last.node = this;
+    }
+    return last.bytes;
+  }
+
+  /** One thread's last whole serialization (see {@link #json()}). */
+  private static final class LastJson {
+    private StoredNode node;
+    private byte[] bytes;
   }
 
   /**

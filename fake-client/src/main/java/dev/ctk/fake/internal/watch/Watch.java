@@ -3,6 +3,9 @@ package dev.ctk.fake.internal.watch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.FrozenObject;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -189,10 +192,22 @@ public final class Watch {
 
   /** A watch event's JSON: {@code {"type":..,"object":..}}, as {@link #send} writes it. */
   static String eventJson(String type, com.fasterxml.jackson.databind.JsonNode object) {
+    if (object instanceof FrozenObject frozen) {
+      return concatenated(type, frozen.json());
+    }
     ObjectNode event = JSON.createObjectNode();
     event.put("type", type);
     event.set("object", object);
     return serialize(event);
+  }
+
+  /** The event of a frozen object, its kept bytes between the event's head and its end: the same text. */
+  private static String concatenated(String type, byte[] object) {
+    byte[] head = ("{\"type\":\"" + type + "\",\"object\":").getBytes(StandardCharsets.UTF_8);
+    byte[] event = Arrays.copyOf(head, head.length + object.length + 1);
+    System.arraycopy(object, 0, event, head.length, object.length);
+    event[event.length - 1] = '}';
+    return new String(event, StandardCharsets.UTF_8);
   }
 
   private static String serialize(ObjectNode event) {

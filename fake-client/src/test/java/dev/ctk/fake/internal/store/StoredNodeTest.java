@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,5 +59,33 @@ class StoredNodeTest {
     assertThat(entry(a).get("fieldsV1").path("f:data").has("f:added")).isFalse();
     assertThat(entry(c).get("fieldsV1").path("f:data").has("f:added")).isTrue();
     assertThat(next.getClass()).isEqualTo(ObjectNode.class);
+  }
+
+  @Test
+  void one_serialization_serves_a_write_s_events_and_answer_and_never_another_version() throws Exception {
+    // GIVEN two stored versions
+    StoredNode a = StoredNode.copyOf(configMap("a", "k")).shareCommonParts();
+    StoredNode b = StoredNode.copyOf(configMap("b", "k")).shareCommonParts();
+    // WHEN a's JSON is asked twice in a row, then b's, then a's again
+    byte[] first = a.json();
+    byte[] again = a.json();
+    byte[] ofB = b.json();
+    byte[] afterB = a.json();
+    // THEN the bytes are the tree's, written once for consecutive calls, and never another version's
+    assertThat(again).isSameAs(first);
+    assertThat(first).isEqualTo(JSON.writeValueAsBytes(configMap("a", "k")));
+    assertThat(ofB).isEqualTo(JSON.writeValueAsBytes(configMap("b", "k")));
+    assertThat(afterB).isEqualTo(first).isNotSameAs(first);
+  }
+
+  @Test
+  void a_character_outside_the_basic_plane_is_written_as_its_utf8_bytes_as_go_writes_it() throws Exception {
+    // GIVEN a value with an emoji
+    ObjectNode object = configMap("a", "k");
+    ((ObjectNode) object.get("data")).put("k", "hi \ud83d\udc4b");
+    // WHEN
+    String json = new String(StoredNode.copyOf(object).json(), StandardCharsets.UTF_8);
+    // THEN
+    assertThat(json).contains("\"k\":\"hi \ud83d\udc4b\"").doesNotContain("\\uD83D");
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.select.LabelSelector;
+import dev.ctk.fake.internal.store.StoredNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -195,5 +196,17 @@ class WatchHubTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Test
+  void aStoredVersionsEvent_isWrittenFromItsKeptBytes_asTheSameTextTheTreeGives() {
+    ObjectNode plain = object("cm", 1);
+    plain.putObject("data").put("greeting", "gr\u00fc\u00dfe \ud83d\udc4b \"quoted\"\n");
+    StoredNode stored = StoredNode.copyOf(plain);
+
+    String fromBytes = Watch.eventJson(WatchEvent.MODIFIED, stored);
+
+    assertThat(fromBytes).isEqualTo(Watch.eventJson(WatchEvent.MODIFIED, plain.deepCopy()));
+    assertThat(fromBytes).startsWith("{\"type\":\"MODIFIED\",\"object\":{").contains("gr\u00fc\u00dfe \ud83d\udc4b");
   }
 }
