@@ -2,16 +2,22 @@ package dev.ctk.fake.internal.common;
 
 /**
  * A JSON object that is never modified once published (a stored version), so that one serialization of it can serve
- * every reader that writes it whole: a write's watch events and its answer.
+ * every reader that writes it whole: a write's watch events ({@link #json()}) and then its answer ({@link
+ * #takeJson()}).
  */
 public interface FrozenObject {
 
   /**
-   * This object's JSON as the fake's answers write a tree: UTF-8, a character outside the Basic Multilingual Plane
-   * as its four bytes (as Go's {@code encoding/json} writes it), not as an escaped surrogate pair. Do not modify the
-   * array.
+   * This object's JSON as {@link WireJson} writes the tree, kept for the next reader. Do not modify the array.
    *
    * @return the UTF-8 bytes
    */
   byte[] json();
+
+  /**
+   * {@link #json()} for its last reader: the same bytes, no longer kept afterwards. Do not modify the array.
+   *
+   * @return the UTF-8 bytes
+   */
+  byte[] takeJson();
 }

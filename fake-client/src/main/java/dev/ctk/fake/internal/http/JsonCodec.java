@@ -3,12 +3,11 @@ package dev.ctk.fake.internal.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ctk.fake.internal.common.FrozenObject;
+import dev.ctk.fake.internal.common.WireJson;
 import dev.ctk.fake.internal.protobuf.ProtobufBody;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
@@ -19,8 +18,7 @@ import java.nio.charset.StandardCharsets;
 /** Reads request bodies (JSON, YAML, kube's protobuf for built-in kinds) and writes JSON responses. */
 final class JsonCodec {
 
-  static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
+  static final ObjectMapper JSON = WireJson.MAPPER;
   private static final YAMLMapper YAML = new YAMLMapper();
 
   private JsonCodec() {}
@@ -103,8 +101,9 @@ final class JsonCodec {
   }
 
   /**
-   * A JSON response, serialized once, straight into the bytes the exchange sends: a tree ({@link JsonNode}) or a
-   * body that writes itself ({@link ListBody}).
+   * A JSON response, straight into the bytes the exchange sends: a tree ({@link JsonNode}), serialized once or, for a
+   * stored version its watch events were just written from ({@link FrozenObject}), not again; or a body that writes
+   * itself ({@link ListBody}).
    */
   static ApiResponse respond(int code, JsonSerializable body) {
     return ApiResponse.json(code, bytes(body));
@@ -118,7 +117,7 @@ final class JsonCodec {
   /** The UTF-8 JSON of a body. */
   static byte[] bytes(JsonSerializable body) {
     if (body instanceof FrozenObject frozen) {
-      return frozen.json();
+      return frozen.takeJson();
     }
     try {
       return JSON.writeValueAsBytes(body);

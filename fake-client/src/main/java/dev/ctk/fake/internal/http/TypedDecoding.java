@@ -47,14 +47,14 @@ final class TypedDecoding {
   private static final ObjectMapper STRICT = strictMapper();
 
   /** fabric8's model class of each built-in kind seen, looked up once (a kind has none when fabric8 lacks it). */
-  private static final Map<Kind, Optional<Class<?>>> MODELS = new ConcurrentHashMap<>();
+  private static final Map<GroupVersionKind, Optional<Class<?>>> MODELS = new ConcurrentHashMap<>();
 
   private TypedDecoding() {}
 
-  private record Kind(String group, String version, String kind) {
+  private record GroupVersionKind(String group, String version, String kind) {
   }
 
-  private static Optional<Class<?>> model(Kind k) {
+  private static Optional<Class<?>> model(GroupVersionKind k) {
     String apiVersion = k.group().isEmpty() ? k.version() : k.group() + "/" + k.version();
     return Optional.ofNullable(KINDS.getRegisteredKubernetesResource(apiVersion, k.kind()));
   }
@@ -95,7 +95,7 @@ final class TypedDecoding {
     if (type.custom()) {
       return Optional.empty();
     }
-    Class<?> model = MODELS.computeIfAbsent(new Kind(type.group(), type.version(), type.kind()),
+    Class<?> model = MODELS.computeIfAbsent(new GroupVersionKind(type.group(), type.version(), type.kind()),
         TypedDecoding::model).orElse(null);
     if (model == null) {
       return Optional.empty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.WireJson;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import java.util.Iterator;
@@ -30,7 +31,7 @@ final class StorageLimits {
   /** kube-apiserver's etcd client's largest message. */
   static final long CLIENT_MAX_SEND_BYTES = 2 * 1024 * 1024;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = WireJson.MAPPER;
   /** Below this many bytes of text an object cannot reach the limits, so it is not serialized to be measured. */
   private static final long MEASURE_FROM = ETCD_MAX_REQUEST_BYTES / 2;
   private static final int REQUEST_OVERHEAD = 16;

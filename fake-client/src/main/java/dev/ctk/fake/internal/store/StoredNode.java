@@ -2,15 +2,14 @@ package dev.ctk.fake.internal.store;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.ctk.fake.internal.common.FrozenObject;
+import dev.ctk.fake.internal.common.WireJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,23 +21,24 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The root of a stored object version: an {@link ObjectNode} whose common parts are shared with other stored versions
  * ({@link #shareCommonParts()}: field sets and short texts of {@code managedFields}), and that, once a list has
- * written it, keeps its JSON as a list item (without {@code kind} and {@code apiVersion}, as kube's typed lists serve items), so that the next list
- * copies those bytes instead of walking the tree again, as kube-apiserver's watch cache keeps an object's serialized
- * form. A stored version is never modified (the store copies before it changes anything, and shares stored versions
- * with lists and watch events on that promise), so the bytes never go stale.
+ * written it, keeps its JSON as a list item (without {@code kind} and {@code apiVersion}, as kube's typed lists serve
+ * items), so that the next list copies those bytes instead of walking the tree again, as kube-apiserver's watch cache
+ * keeps an object's serialized form. A stored version is never modified (the store copies before it changes
+ * anything, and shares stored versions with lists and watch events on that promise), so the bytes never go stale.
  *
- * <p>A write's watch events and its answer share one serialization of the whole version ({@link #json()}), kept per
- * thread for as long as that thread serializes no other version, not per version.
+ * <p>A write's watch events and its answer share one serialization of the whole version: the events take it with
+ * {@link #json()}, which keeps it on the writer's thread, and the answer with {@link #takeJson()}, which forgets it.
  *
- * <p>Limits: only list items are kept for good (a GET serializes the tree each time), and only a list whose items are all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code apiVersion}, possibly converted to another
- * version) are written from the tree. The bytes are kept from the first list on: about the size of the object's
- * JSON more per listed object, for as long as that version is stored.
+ * <p>Limits: only list items are kept for good (a GET serializes the tree each time), and only a list whose items are
+ * all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code
+ * apiVersion}, possibly converted to another version) are written from the tree. The bytes are kept from the first
+ * list on: about the size of the object's JSON more per listed object, for as long as that version is stored. A
+ * thread whose last serialization no answer took (a write answered with a Status) keeps it until its next one.
  */
 public final class StoredNode extends ObjectNode implements FrozenObject {
 
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
+  private static final ObjectMapper JSON = WireJson.MAPPER;
 
   /** The most shared parts kept; past it, the tables start again (bounded memory in a long-lived JVM). */
   private static final int MAX_SHARED = 8_192;
@@ -51,9 +51,9 @@ public final class StoredNode extends ObjectNode implements FrozenObject {
   private transient volatile byte[] listItem;
 
   /**
-   * The last version each thread serialized whole, and its bytes: a write serializes its stored version for its watch
-   * events and again for its answer, on the writer's thread, one right after the other. Not a field: kept per
-   * version, the bytes would cost the object's size again for as long as it is stored.
+   * The last version a thread serialized whole for watch events, and its bytes, until its answer takes them: a write
+   * sends its stored version in its watch events and then in its answer, on the writer's thread, one right after the
+   * other. Not a field: kept per version, the bytes would cost the object's size again for as long as it is stored.
    */
   private static final ThreadLocal<LastJson> LAST_JSON = ThreadLocal.withInitial(LastJson::new);
 
@@ -123,21 +123,34 @@ public final class StoredNode extends ObjectNode implements FrozenObject {
   }
 
   /**
-   * {@inheritDoc} Written once for consecutive callers on one thread (a write's watch events and then its answer) and
-   * otherwise not kept.
+   * {@inheritDoc} Written once for consecutive callers on one thread (a write's watch events) and kept on that thread
+   * until {@link #takeJson()} or its next serialization of another version.
    */
   @Override
   public byte[] json() {
     LastJson last = LAST_JSON.get();
     if (last.node != this) {
-      try {
-        last.bytes = JSON.writeValueAsBytes(this);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot serialize a stored object", e);
-      }
+      last.bytes = serialize();
       last.node = this;
     }
     return last.bytes;
+  }
+
+  /** {@inheritDoc} The bytes {@link #json()} kept on this thread when they are this version's, else written now. */
+  @Override
+  public byte[] takeJson() {
+    LastJson last = LAST_JSON.get();
+    byte[] bytes = last.node == this ? last.bytes : serialize();
+    LAST_JSON.remove();
+    return bytes;
+  }
+
+  private byte[] serialize() {
+    try {
+      return JSON.writeValueAsBytes(this);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serialize a stored object", e);
+    }
   }
 
   /** One thread's last whole serialization (see {@link #json()}). */

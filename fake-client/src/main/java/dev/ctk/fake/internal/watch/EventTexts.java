@@ -41,7 +41,7 @@ final class EventTexts {
       return Watch.eventJson(eventType, sent);
     }
     if (!eventType.equals(type)) {
-      json = Watch.eventJson(eventType, sent);
+      json = Watch.committedEventJson(eventType, sent);
       type = eventType;
     }
     return json;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.common.FrozenObject;
+import dev.ctk.fake.internal.common.WireJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,7 +24,7 @@ import java.util.function.UnaryOperator;
  */
 public final class Watch {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = WireJson.MAPPER;
 
   /** The CLOSED detail of a watch that ended without a fault action (client, timeout, CRD removal, shutdown). */
   static final String ENDED = "the watch ended (client went away, timeoutSeconds, kind removed or server closed)";
@@ -192,16 +193,22 @@ public final class Watch {
 
   /** A watch event's JSON: {@code {"type":..,"object":..}}, as {@link #send} writes it. */
   static String eventJson(String type, com.fasterxml.jackson.databind.JsonNode object) {
-    if (object instanceof FrozenObject frozen) {
-      return concatenated(type, frozen.json());
-    }
     ObjectNode event = JSON.createObjectNode();
     event.put("type", type);
     event.set("object", object);
     return serialize(event);
   }
 
-  /** The event of a frozen object, its kept bytes between the event's head and its end: the same text. */
+  /**
+   * {@link #eventJson} of a committed change's object, from its serialization that the write's answer takes next
+   * ({@link FrozenObject}) when it has one: its bytes between the event's head and its end, the same text for
+   * well-formed text (a lone surrogate goes out escaped here, where a socket's UTF-8 encoding of the tree's text
+   * turns it into {@code ?}).
+   */
+  static String committedEventJson(String type, ObjectNode object) {
+    return object instanceof FrozenObject frozen ? concatenated(type, frozen.json()) : eventJson(type, object);
+  }
+
   private static String concatenated(String type, byte[] object) {
     byte[] head = ("{\"type\":\"" + type + "\",\"object\":").getBytes(StandardCharsets.UTF_8);
     byte[] event = Arrays.copyOf(head, head.length + object.length + 1);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.registry.ResourceType;
+import dev.ctk.fake.internal.store.StoredNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,6 +98,17 @@ class ListBodyTest {
     assertThat(response.code()).isEqualTo(200);
     assertThat(response.headers()).hasToString("{content-type=[application/json], cache-control=[no-cache, private]}");
     assertThat(response.body()).isEqualTo(treeBytes(CONFIG_MAPS, stored, 3, null, null));
+  }
+
+  @Test
+  void storedVersions_areConcatenatedFromTheirKeptBytes_toTheTreesBytes_anEmojiAsItsUtf8Bytes() {
+    List<ObjectNode> stored = List.of(StoredNode.copyOf(configMap("a", "hi \uD83D\uDC4B")),
+        StoredNode.copyOf(configMap("b", "plain")));
+
+    byte[] concatenated = ListBody.of(CONFIG_MAPS, stored, 3, null, null).encode();
+
+    assertThat(new String(concatenated, StandardCharsets.UTF_8)).contains("\"hi \uD83D\uDC4B\"");
+    assertThat(concatenated).isEqualTo(treeBytes(CONFIG_MAPS, stored, 3, null, null));
   }
 
   @Test

@@ -66,16 +66,20 @@ class StoredNodeTest {
     // GIVEN two stored versions
     StoredNode a = StoredNode.copyOf(configMap("a", "k")).shareCommonParts();
     StoredNode b = StoredNode.copyOf(configMap("b", "k")).shareCommonParts();
-    // WHEN a's JSON is asked twice in a row, then b's, then a's again
+    // WHEN a's JSON is asked twice in a row (two watch events) and taken (the answer), then again; then b's, then a's
     byte[] first = a.json();
     byte[] again = a.json();
+    byte[] taken = a.takeJson();
+    byte[] afterTaken = a.json();
     byte[] ofB = b.json();
     byte[] afterB = a.json();
-    // THEN the bytes are the tree's, written once for consecutive calls, and never another version's
+    // THEN the bytes are the tree's, written once for the events and the answer, and never another version's
     assertThat(again).isSameAs(first);
+    assertThat(taken).isSameAs(first);
+    assertThat(afterTaken).isEqualTo(first).isNotSameAs(first);
     assertThat(first).isEqualTo(JSON.writeValueAsBytes(configMap("a", "k")));
     assertThat(ofB).isEqualTo(JSON.writeValueAsBytes(configMap("b", "k")));
-    assertThat(afterB).isEqualTo(first).isNotSameAs(first);
+    assertThat(afterB).isEqualTo(first).isNotSameAs(afterTaken);
   }
 
   @Test

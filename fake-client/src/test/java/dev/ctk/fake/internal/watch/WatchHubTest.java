@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.FrozenObject;
 import dev.ctk.fake.internal.select.LabelSelector;
 import dev.ctk.fake.internal.store.StoredNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -199,12 +202,38 @@ class WatchHubTest {
   }
 
   @Test
+  void aCommittedChangesEvent_isWrittenFromTheObjectsKeptSerialization() {
+    ObjectNode kept = new Marked();
+
+    assertThat(Watch.committedEventJson(WatchEvent.ADDED, kept))
+        .isEqualTo("{\"type\":\"ADDED\",\"object\":{\"kept\":1}}");
+    assertThat(Watch.eventJson(WatchEvent.ADDED, kept)).isEqualTo("{\"type\":\"ADDED\",\"object\":{}}");
+  }
+
+  /** An object whose kept serialization differs from its (empty) tree, to tell which one an event used. */
+  private static final class Marked extends ObjectNode implements FrozenObject {
+    Marked() {
+      super(JSON.getNodeFactory(), new LinkedHashMap<>());
+    }
+
+    @Override
+    public byte[] json() {
+      return "{\"kept\":1}".getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] takeJson() {
+      return json();
+    }
+  }
+
+  @Test
   void aStoredVersionsEvent_isWrittenFromItsKeptBytes_asTheSameTextTheTreeGives() {
     ObjectNode plain = object("cm", 1);
     plain.putObject("data").put("greeting", "gr\u00fc\u00dfe \ud83d\udc4b \"quoted\"\n");
     StoredNode stored = StoredNode.copyOf(plain);
 
-    String fromBytes = Watch.eventJson(WatchEvent.MODIFIED, stored);
+    String fromBytes = Watch.committedEventJson(WatchEvent.MODIFIED, stored);
 
     assertThat(fromBytes).isEqualTo(Watch.eventJson(WatchEvent.MODIFIED, plain.deepCopy()));
     assertThat(fromBytes).startsWith("{\"type\":\"MODIFIED\",\"object\":{").contains("gr\u00fc\u00dfe \ud83d\udc4b");
