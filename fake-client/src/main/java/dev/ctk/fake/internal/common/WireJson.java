@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * writes an object alike. Where Jackson's default differs from Go's {@code encoding/json}, it writes as Go does: a
  * character outside the Basic Multilingual Plane as its four UTF-8 bytes, not as an escaped surrogate pair.
  *
- * <p>Limits: a lone surrogate (malformed text) is still written as an escape ({@code \ud83d}), where Go writes the
- * replacement character.
+ * <p>Limits: a lone surrogate (malformed text) is still written as an escape (<code>&#92;ud83d</code>), where Go
+ * writes the replacement character.
  */
 public final class WireJson {
 

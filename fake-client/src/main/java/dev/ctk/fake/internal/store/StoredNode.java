@@ -33,7 +33,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code
  * apiVersion}, possibly converted to another version) are written from the tree. The bytes are kept from the first
  * list on: about the size of the object's JSON more per listed object, for as long as that version is stored. A
- * thread whose last serialization no answer took (a write answered with a Status) keeps it until its next one.
+ * thread whose last serialization for watch events no answer took keeps that version and its bytes until its next
+ * one: one version per thread at most (a write answered with a Status or a list, an update that removes the
+ * object, the garbage collector's and the namespace controller's writes, a test's seeding).
  */
 public final class StoredNode extends ObjectNode implements FrozenObject {
 
@@ -141,7 +143,8 @@ public final class StoredNode extends ObjectNode implements FrozenObject {
   public byte[] takeJson() {
     LastJson last = LAST_JSON.get();
     byte[] bytes = last.node == this ? last.bytes : serialize();
-    LAST_JSON.remove();
+    last.node = null;
+    last.bytes = null;
     return bytes;
   }
 

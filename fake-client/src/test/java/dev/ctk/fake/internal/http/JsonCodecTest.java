@@ -19,6 +19,7 @@ class JsonCodecTest {
   /** An object whose kept serialization differs from its tree, to tell which one an answer used. */
   private static final class Marked extends ObjectNode implements FrozenObject {
     private static final byte[] KEPT = "{\"kept\":true}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] STILL_KEPT = "{\"kept\":\"for another reader\"}".getBytes(StandardCharsets.UTF_8);
 
     Marked() {
       super(JsonNodeFactory.instance, Map.of());
@@ -26,7 +27,7 @@ class JsonCodecTest {
 
     @Override
     public byte[] json() {
-      return KEPT;
+      return STILL_KEPT;
     }
 
     @Override
@@ -36,7 +37,14 @@ class JsonCodecTest {
   }
 
   @Test
-  void aFrozenObjectsAnswer_isItsKeptSerialization_notTheTreeWrittenAgain() {
+  void aLoneSurrogate_isWrittenEscaped() {
+    ObjectNode plain = JsonCodec.JSON.createObjectNode().put("k", "\uD83DA");
+
+    assertThat(new String(JsonCodec.bytes(plain), StandardCharsets.UTF_8)).isEqualTo("{\"k\":\"\\uD83DA\"}");
+  }
+
+  @Test
+  void aFrozenObjectsAnswer_takesItsKeptSerialization_notTheTreeWrittenAgain() {
     assertThat(new String(JsonCodec.bytes(new Marked()), StandardCharsets.UTF_8)).isEqualTo("{\"kept\":true}");
   }
 

@@ -73,6 +73,8 @@ class StoredNodeTest {
     byte[] afterTaken = a.json();
     byte[] ofB = b.json();
     byte[] afterB = a.json();
+    b.json();
+    byte[] takenAfterB = a.takeJson();
     // THEN the bytes are the tree's, written once for the events and the answer, and never another version's
     assertThat(again).isSameAs(first);
     assertThat(taken).isSameAs(first);
@@ -80,6 +82,7 @@ class StoredNodeTest {
     assertThat(first).isEqualTo(JSON.writeValueAsBytes(configMap("a", "k")));
     assertThat(ofB).isEqualTo(JSON.writeValueAsBytes(configMap("b", "k")));
     assertThat(afterB).isEqualTo(first).isNotSameAs(afterTaken);
+    assertThat(takenAfterB).isEqualTo(first);
   }
 
   @Test

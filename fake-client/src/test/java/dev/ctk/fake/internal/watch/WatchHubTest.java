@@ -202,18 +202,25 @@ class WatchHubTest {
   }
 
   @Test
-  void aCommittedChangesEvent_isWrittenFromTheObjectsKeptSerialization() {
-    ObjectNode kept = new Marked();
+  void aCommittedChangesEvent_isWrittenFromTheObjectsKeptSerialization_aReplayFromItsTree() {
+    WatchHub hub = new WatchHub(10, 0);
+    Recording live = new Recording();
+    hub.openFrom(0, 0, filter(), "v1", live);
+    ObjectNode tree = object("cm", 1);
 
-    assertThat(Watch.committedEventJson(WatchEvent.ADDED, kept))
-        .isEqualTo("{\"type\":\"ADDED\",\"object\":{\"kept\":1}}");
-    assertThat(Watch.eventJson(WatchEvent.ADDED, kept)).isEqualTo("{\"type\":\"ADDED\",\"object\":{}}");
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, new Marked(tree), null, 1));
+    Recording replay = new Recording();
+    hub.openFrom(0, 1, filter(), "v1", replay);
+
+    assertThat(live.lines).containsExactly("{\"type\":\"ADDED\",\"object\":{\"kept\":1}}");
+    assertThat(replay.lines).containsExactly(Watch.eventJson(WatchEvent.ADDED, tree));
   }
 
-  /** An object whose kept serialization differs from its (empty) tree, to tell which one an event used. */
+  /** An object whose kept serialization differs from its tree, to tell which one an event used. */
   private static final class Marked extends ObjectNode implements FrozenObject {
-    Marked() {
+    Marked(ObjectNode tree) {
       super(JSON.getNodeFactory(), new LinkedHashMap<>());
+      setAll(tree);
     }
 
     @Override
