@@ -51,12 +51,8 @@ final class TypedDecoding {
 
   private TypedDecoding() {}
 
+  /** A built-in kind's group, version and kind, the key of {@link #MODELS}. */
   private record GroupVersionKind(String group, String version, String kind) {
-  }
-
-  private static Optional<Class<?>> model(GroupVersionKind k) {
-    String apiVersion = k.group().isEmpty() ? k.version() : k.group() + "/" + k.version();
-    return Optional.ofNullable(KINDS.getRegisteredKubernetesResource(apiVersion, k.kind()));
   }
 
   /**
@@ -96,7 +92,7 @@ final class TypedDecoding {
       return Optional.empty();
     }
     Class<?> model = MODELS.computeIfAbsent(new GroupVersionKind(type.group(), type.version(), type.kind()),
-        TypedDecoding::model).orElse(null);
+        k -> Optional.ofNullable(KINDS.getRegisteredKubernetesResource(type.apiVersion(), type.kind()))).orElse(null);
     if (model == null) {
       return Optional.empty();
     }
