@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -32,12 +33,21 @@ final class WatchDelivery implements Executor, AutoCloseable {
   static final long KEEP_ALIVE_SECONDS = 60;
   private static final long STOP_SECONDS = 10;
 
-  private final ThreadPoolExecutor pool;
+  private final ExecutorService pool;
   private final Set<WatchQueue> open = ConcurrentHashMap.newKeySet();
 
   WatchDelivery(String clusterName) {
+    this(threadsOf(clusterName));
+  }
+
+  /** Delivery on {@code pool} (tests give one that runs each task at once and counts them). */
+  WatchDelivery(ExecutorService pool) {
+    this.pool = pool;
+  }
+
+  private static ExecutorService threadsOf(String clusterName) {
     AtomicInteger count = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
         new SynchronousQueue<>(), runnable -> {
           Thread thread = new Thread(runnable, clusterName + "-watch-" + count.incrementAndGet());
           thread.setDaemon(true);

@@ -71,7 +71,7 @@ abstract class WatchQueue implements WatchSink {
     if (closeNow) {
       opened.close();
     }
-    schedule();
+    schedule(true);
   }
 
   /** One more unit of demand from the client. */
@@ -155,8 +155,17 @@ abstract class WatchQueue implements WatchSink {
   }
 
   private void schedule() {
+    schedule(false);
+  }
+
+  /**
+   * Schedules a drain if none is under way and there is something to hand over: an added demand with nothing queued
+   * (fabric8 asks for the next event after each one) wakes no thread. At {@link #start} a drain is scheduled even
+   * without work, so that a watch started after the cluster closed is refused a thread and delivers its close.
+   */
+  private void schedule(boolean evenWithoutWork) {
     synchronized (this) {
-      if (draining || !started || closeDelivered) {
+      if (draining || !started || closeDelivered || !(evenWithoutWork || hasWork())) {
         return;
       }
       draining = true;
@@ -169,6 +178,11 @@ abstract class WatchQueue implements WatchSink {
       }
       endWithoutThreads();
     }
+  }
+
+  /** What {@link #drain} would hand over now: a batch (queued events and demand) or the close (nothing queued). */
+  private boolean hasWork() {
+    return demand > 0 && !queue.isEmpty() || queue.isEmpty() && closeRequested;
   }
 
   /** The delivery threads are gone (the cluster closed): the close is handed over here, once, and nothing else. */

@@ -1,0 +1,136 @@
+package dev.ctk.fake.internal.inprocess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When a watch queue asks for a delivery thread: only when it has something to hand over (and once at its start), so
+ * that the demand fabric8 adds after every event wakes no thread when nothing waits.
+ */
+class WatchQueueTest {
+
+  /** Runs each task at once on the caller's thread and counts them; refuses once shut down. */
+  private static final class InlineThreads extends AbstractExecutorService {
+    int tasks;
+    boolean shut;
+
+    @Override
+    public void execute(Runnable task) {
+      if (shut) {
+        throw new RejectedExecutionException("shut down");
+      }
+      tasks++;
+      task.run();
+    }
+
+    @Override
+    public void shutdown() {
+      shut = true;
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      shut = true;
+      return List.of();
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return shut;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return shut;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return true;
+    }
+  }
+
+  /** A queue with fabric8's initial demand of one that records what it hands over. */
+  private static final class Recording extends WatchQueue {
+    final List<String> delivered = new ArrayList<>();
+    int closes;
+
+    Recording(WatchDelivery delivery) {
+      super(delivery, 1);
+    }
+
+    @Override
+    int batchLimit() {
+      return 1;
+    }
+
+    @Override
+    void deliver(List<String> events) {
+      delivered.addAll(events);
+    }
+
+    @Override
+    void deliverClose() {
+      closes++;
+    }
+
+    @Override
+    void deliverFailure(Exception failure) {
+      throw new AssertionError("the recording client does not fail", failure);
+    }
+  }
+
+  private final InlineThreads threads = new InlineThreads();
+  private final WatchDelivery delivery = new WatchDelivery(threads);
+
+  @Test
+  void demandAddedWithNothingQueued_asksForNoThread() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    queue.send("e1");
+    assertThat(queue.delivered).containsExactly("e1");
+    assertThat(threads.tasks).as("a drain at start, one for e1").isEqualTo(2);
+
+    queue.addDemand();   // fabric8 asks for the next event after handling e1: nothing waits
+
+    assertThat(threads.tasks).as("no drain for a demand with nothing queued").isEqualTo(2);
+    queue.send("e2");
+    assertThat(queue.delivered).containsExactly("e1", "e2");
+    assertThat(threads.tasks).isEqualTo(3);
+  }
+
+  @Test
+  void eventsQueuedWithoutDemand_waitForIt_andTheCloseComesAfterThem() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    queue.send("e1");
+    queue.send("e2");
+    queue.close();
+    assertThat(queue.delivered).as("e2 waits for demand").containsExactly("e1");
+    assertThat(queue.closes).isZero();
+    int before = threads.tasks;
+
+    queue.addDemand();
+
+    assertThat(queue.delivered).containsExactly("e1", "e2");
+    assertThat(queue.closes).isEqualTo(1);
+    assertThat(threads.tasks - before).as("one drain hands over e2 and then the close").isEqualTo(1);
+  }
+
+  @Test
+  void aQueueStartedAfterTheClusterClosed_deliversItsCloseOnTheStartingThread() {
+    delivery.close();
+    Recording queue = new Recording(delivery);
+
+    queue.start(null);
+
+    assertThat(queue.closes).isEqualTo(1);
+    assertThat(queue.delivered).isEmpty();
+  }
+}
