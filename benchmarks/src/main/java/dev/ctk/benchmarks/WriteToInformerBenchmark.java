@@ -34,8 +34,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * thread before the answer), so its figure is what fabric8's client, fabric8's informer and the thread hand-offs
  * cost; no fake reached through fabric8's client and informer can beat it. {@link Target#FABRIC8_CLIENT_FLOOR_HANDOFF}
  * is the same floor with the event handed to the watch on a thread of the server's own, as a real API server and ctk's
- * fake deliver it: the floor of a fake that keeps the informer's cache apart from the write. This is the only
- * benchmark that accepts those two targets.
+ * fake deliver it: the floor of a fake that keeps the informer's cache apart from the write.
+ * {@link Target#FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} is that floor answering and announcing each create with the
+ * metadata kube adds ({@code uid}, {@code creationTimestamp}, {@code managedFields}, as ctk's fake gives them), so
+ * that the client decodes objects of kube's size: the floor of a fake that answers as kube does. This is the only
+ * benchmark that accepts those three targets.
  *
  * <p>{@code n = 10000} on fabric8's CRUD mock takes minutes per shot (its create cost grows with the stored
  * objects); select one with {@code -p n=1000}.
@@ -55,7 +58,8 @@ public class WriteToInformerBenchmark {
   public static class Cycling {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF",
+        "FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS"})
     public Target target;
 
     /** Creates per fresh server. */
@@ -93,7 +97,8 @@ public class WriteToInformerBenchmark {
   public static class PerShot {
 
     /** Which server. */
-    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF"})
+    @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF",
+        "FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS"})
     public Target target;
 
     /** Creates per shot. */

@@ -9,7 +9,9 @@
  * <p>Write to informer also runs on {@code Target.FABRIC8_CLIENT_FLOOR} ({@link dev.ctk.benchmarks.floor}): the
  * same fabric8 client and informer against a server that does almost no work, which measures the floor that every
  * fake used through fabric8's client and informer stands on (fabric8's client, its informer and the JVM's thread
- * hand-offs; the server's share is about zero).
+ * hand-offs; the server's share is about zero), and on two variants: with a delivery thread
+ * ({@code FABRIC8_CLIENT_FLOOR_HANDOFF}), and with that thread and the metadata kube adds to each created object
+ * ({@code FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS}, the floor of a fake that answers as kube does).
  *
  * <pre>{@code
  * ./mvnw -B -pl benchmarks -am package -DskipTests

@@ -1,5 +1,8 @@
 package dev.ctk.benchmarks.floor;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ctk.fake.internal.inprocess.ClientWatches;
 import dev.ctk.fake.internal.inprocess.InProcessHttpClientFactory;
 import dev.ctk.fake.internal.inprocess.InProcessResponse;
@@ -45,8 +48,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>GET (a list): an empty {@code ConfigMapList} with {@code metadata.resourceVersion "1"}, or the bytes given
  *       to {@link #answeringListsWith}, precomputed, whatever the query;
  *   <li>a websocket watch: accepted at once, {@code onOpen}, then kept until the client closes it;
- *   <li>POST (a create): {@code 201} with the request body itself, with a {@code resourceVersion} from a counter
- *       and (fabric8 sends none) the path's {@code namespace} spliced in as the first fields of {@code metadata}
+ *   <li>POST (a create): {@code 201} with the request body itself, with a {@code resourceVersion} from a counter,
+ *       the fields given to {@link #answeringCreatesWithMetadata} if any, and (fabric8 sends none) the path's
+ *       {@code namespace} spliced in as the first fields of {@code metadata}
  *       (text search and concatenation, no JSON parse). Before answering, on the writer's own thread (for a server
  *       from {@link #startWithDeliveryThread()}: handed to its delivery thread, in create order), every open
  *       watch of every namespace gets {@code {"type":"ADDED","object":<that object>}}. fabric8's informer needs no
@@ -62,9 +66,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  *
  * <p>It is not a Kubernetes API server: it stores nothing (a list after creates is still empty, a GET of a created
- * object is 404), checks nothing (no name or conflict check, no defaulting, no uid or creationTimestamp), ignores
- * watch options and the websocket's demand (events are handed over whether or not the client asked for the next
- * one), and never closes a watch itself except when it is closed.
+ * object is 404), checks nothing (no name or conflict check, no defaulting, no uid or creationTimestamp of its
+ * own), ignores watch options and the websocket's demand (events are handed over whether or not the client asked for
+ * the next one), and never closes a watch itself except when it is closed.
  *
  * @since 0.1.0
  */
@@ -82,6 +86,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   private static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
       + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
   private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
+  private static final ObjectMapper CHECK = new ObjectMapper();
 
   private final String masterUrl;
   private final InProcessHttpClientFactory factory;
@@ -89,6 +94,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   private final List<EchoWebSocket> watches = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
   private volatile byte[] list = EMPTY_LIST;
+  private volatile String createdMetadata = "";
   private final ExecutorService delivery;
 
   private EchoApiServer(String name, boolean deliveryThread) {
@@ -131,6 +137,33 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    */
   public EchoApiServer answeringListsWith(byte[] body) {
     this.list = body.clone();
+    return this;
+  }
+
+  /**
+   * Adds {@code fields} to the metadata of every later created object, in its answer and its ADDED event, after the
+   * resourceVersion: e.g. the {@code uid}, {@code creationTimestamp} and {@code managedFields} another server gave
+   * the same object, so that the client decodes an object of the size and shape kube answers. The text is spliced
+   * in as given, the same for every object (fabric8's informer reads neither the uid nor the managedFields).
+   *
+   * @param fields JSON object members without the braces, e.g. {@code "uid":"1f0e...","creationTimestamp":"..."}
+   * @return this server
+   * @throws IllegalArgumentException when {@code fields} wrapped in braces is not a JSON object, or is empty
+   */
+  public EchoApiServer answeringCreatesWithMetadata(String fields) {
+    JsonNode members;
+    try {
+      members = CHECK.readTree("{" + fields + "}");
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects are not "
+          + "JSON object members: " + e.getOriginalMessage() + ". Give them without braces and without a leading or "
+          + "trailing comma, e.g. \"uid\":\"1f0e\",\"creationTimestamp\":\"2026-11-27T12:00:00Z\"", e);
+    }
+    if (members.isEmpty()) {
+      throw new IllegalArgumentException("ctk echo server: no metadata fields given to add to created objects; "
+          + "leave answeringCreatesWithMetadata out to echo them as sent");
+    }
+    this.createdMetadata = "," + fields;
     return this;
   }
 
@@ -227,7 +260,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    * order (the counter and the send are not one step); the benchmarks write from one thread.
    */
   private byte[] create(String namespace, String body) {
-    String fields = "\"resourceVersion\":\"" + resourceVersion.incrementAndGet() + "\"";
+    String fields = "\"resourceVersion\":\"" + resourceVersion.incrementAndGet() + "\"" + createdMetadata;
     if (!body.contains(NAMESPACE)) {
       fields = fields + "," + NAMESPACE + "\"" + namespace + "\"";
     }

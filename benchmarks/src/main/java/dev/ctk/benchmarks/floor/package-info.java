@@ -11,9 +11,9 @@
  *
  * <p>What this package does not do:
  * <ul>
- *   <li>It is not a Kubernetes API server and not a fake: it stores nothing, validates nothing, has no uid,
- *       creationTimestamp, defaulting, conflicts, selectors, updates, deletes or GET of one object (all 404), and
- *       serves ConfigMaps only. Only the write-to-informer benchmark measures something true on it; the other
+ *   <li>It is not a Kubernetes API server and not a fake: it stores nothing, validates nothing, has no uid or
+ *       creationTimestamp of its own (it can splice given ones, the same into every created object), no defaulting,
+ *       conflicts, selectors, updates, deletes or GET of one object (all 404), and serves ConfigMaps only. Only the write-to-informer benchmark measures something true on it; the other
  *       benchmarks refuse it.
  *   <li>It does not measure fabric8 over a network: no HTTP encoding, sockets or Vert.x event loop.
  *   <li>It ignores the websocket's demand (events are never held back) and watch options (resourceVersion,
