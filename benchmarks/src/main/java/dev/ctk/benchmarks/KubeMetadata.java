@@ -47,8 +47,9 @@ final class KubeMetadata {
       for (String field : ADDED) {
         JsonNode value = metadata.get(field);
         if (value == null) {
-          throw new IllegalStateException("Expecting ctk's fake to answer a created ConfigMap with metadata."
-              + field + " but it has none: " + metadata);
+          throw new IllegalStateException("Expecting a ConfigMap created on ctk's fake and read back to have "
+              + "metadata." + field + " but it has none: " + metadata + ". ctk's fake sets it on every create; "
+              + "without it this floor would not answer kube's objects.");
         }
         fields.append(fields.isEmpty() ? "" : ",").append(json.writeValueAsString(field)).append(':')
             .append(json.writeValueAsString(value));

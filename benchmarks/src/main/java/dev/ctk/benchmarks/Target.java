@@ -24,9 +24,11 @@ import java.util.logging.Logger;
  * the same fabric8 client stack above the HTTP layer (serialization, informers, retries, interceptors).
  *
  * <p>A fourth, {@link #FABRIC8_CLIENT_FLOOR}, is no API server: a server that does almost no work, under that same
- * client stack, to measure the floor any fake used through fabric8's client and informer stands on. It stores
- * nothing, so only {@code WriteToInformerBenchmark} accepts it; the other benchmarks refuse it at setup
- * ({@link #requireObjectStore(Class)}).
+ * client stack, to measure the floor any fake used through fabric8's client and informer stands on; its variants
+ * {@link #FABRIC8_CLIENT_FLOOR_HANDOFF} (events on a delivery thread) and {@link #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS}
+ * (the same, with the metadata kube adds to a created object) are the floors of a fake that delivers as ctk does and
+ * of one that also answers as kube does. They store nothing, so only {@code WriteToInformerBenchmark} accepts them;
+ * the other benchmarks refuse them at setup ({@link #requireObjectStore(Class)}).
  *
  * <pre>{@code
  * try (ClusterUnderTest cluster = Target.CTK_FAKE.start()) {

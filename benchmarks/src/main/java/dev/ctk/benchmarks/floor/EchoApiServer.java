@@ -1,6 +1,7 @@
 package dev.ctk.benchmarks.floor;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ctk.fake.internal.inprocess.ClientWatches;
@@ -86,7 +87,8 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   private static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
       + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
   private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
-  private static final ObjectMapper CHECK = new ObjectMapper();
+  private static final ObjectMapper CHECK = new ObjectMapper()
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final String masterUrl;
   private final InProcessHttpClientFactory factory;
@@ -146,22 +148,32 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    * the same object, so that the client decodes an object of the size and shape kube answers. The text is spliced
    * in as given, the same for every object (fabric8's informer reads neither the uid nor the managedFields).
    *
-   * @param fields JSON object members without the braces, e.g. {@code "uid":"1f0e...","creationTimestamp":"..."}
+   * @param fields JSON object members without the braces, e.g. {@code "uid":"1f0e...","creationTimestamp":"..."};
+   *     not {@code resourceVersion} or {@code namespace}, which the server sets itself
    * @return this server
-   * @throws IllegalArgumentException when {@code fields} wrapped in braces is not a JSON object, or is empty
+   * @throws IllegalArgumentException when {@code fields} wrapped in braces is not one JSON object, is empty, or
+   *     names {@code resourceVersion} or {@code namespace}
    */
   public EchoApiServer answeringCreatesWithMetadata(String fields) {
     JsonNode members;
     try {
       members = CHECK.readTree("{" + fields + "}");
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects are not "
-          + "JSON object members: " + e.getOriginalMessage() + ". Give them without braces and without a leading or "
-          + "trailing comma, e.g. \"uid\":\"1f0e\",\"creationTimestamp\":\"2026-11-27T12:00:00Z\"", e);
+      throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects, "
+          + fields + ", are not JSON object members: " + e.getOriginalMessage() + ". Give them without braces and "
+          + "without a leading or trailing comma, e.g. \"uid\":\"1f0e\",\"creationTimestamp\":\"2026-11-27T12:00:00Z\"",
+          e);
     }
     if (members.isEmpty()) {
       throw new IllegalArgumentException("ctk echo server: no metadata fields given to add to created objects; "
           + "leave answeringCreatesWithMetadata out to echo them as sent");
+    }
+    for (String own : List.of("resourceVersion", "namespace")) {
+      if (members.has(own)) {
+        throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects name "
+            + own + ", which the server sets itself (resourceVersion from a counter, namespace from the path); "
+            + "leave it out of " + fields);
+      }
     }
     this.createdMetadata = "," + fields;
     return this;
@@ -254,10 +266,11 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   }
 
   /**
-   * The object with the next resourceVersion (and the namespace of the path, when the body has none) spliced into
-   * its metadata as text, sent as ADDED to every watch on this thread (or handed to the delivery thread), then
-   * returned as the answer's bytes. With several writers at once, events may reach the watches out of resourceVersion
-   * order (the counter and the send are not one step); the benchmarks write from one thread.
+   * The object with the next resourceVersion, the fields given to {@link #answeringCreatesWithMetadata} if any, and
+   * the namespace of the path when the body has none, spliced into its metadata as text, sent as ADDED to every
+   * watch on this thread (or handed to the delivery thread), then returned as the answer's bytes. With several
+   * writers at once, events may reach the watches out of resourceVersion order (the counter and the send are not one
+   * step); the benchmarks write from one thread.
    */
   private byte[] create(String namespace, String body) {
     String fields = "\"resourceVersion\":\"" + resourceVersion.incrementAndGet() + "\"" + createdMetadata;

@@ -1,9 +1,10 @@
 /**
  * The fabric8 client floor: {@link dev.ctk.benchmarks.floor.EchoApiServer}, an API server that answers fabric8
- * clients through ctk's in-process {@code HttpClient.Factory}, without sockets and with almost no work (an empty list, an
- * accepted watch, a create echoed back with a resourceVersion and sent as ADDED to every watch on the writer's
- * thread). A create-and-see against it costs what fabric8's client and informer and the JVM's thread hand-offs cost,
- * and nothing more: no fake that is used through fabric8's client and informer can be faster.
+ * clients through ctk's in-process {@code HttpClient.Factory}, without sockets and with almost no work (an empty
+ * list, an accepted watch, a create echoed back with a resourceVersion and sent as ADDED to every watch on the
+ * writer's thread, or on a delivery thread of its own, optionally with given metadata fields spliced into every
+ * created object). A create-and-see against it costs what fabric8's client and informer and the JVM's thread
+ * hand-offs cost, and nothing more: no fake that is used through fabric8's client and informer can be faster.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar WriteToInformerBenchmark -p target=FABRIC8_CLIENT_FLOOR
@@ -13,8 +14,8 @@
  * <ul>
  *   <li>It is not a Kubernetes API server and not a fake: it stores nothing, validates nothing, has no uid or
  *       creationTimestamp of its own (it can splice given ones, the same into every created object), no defaulting,
- *       conflicts, selectors, updates, deletes or GET of one object (all 404), and serves ConfigMaps only. Only the write-to-informer benchmark measures something true on it; the other
- *       benchmarks refuse it.
+ *       conflicts, selectors, updates, deletes or GET of one object (all 404), and serves ConfigMaps only. Only the
+ *       write-to-informer benchmark measures something true on it; the other benchmarks refuse it.
  *   <li>It does not measure fabric8 over a network: no HTTP encoding, sockets or Vert.x event loop.
  *   <li>It ignores the websocket's demand (events are never held back) and watch options (resourceVersion,
  *       timeoutSeconds, selectors); every open watch of every namespace gets every create.

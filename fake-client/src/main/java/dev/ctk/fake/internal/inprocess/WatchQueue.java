@@ -10,8 +10,10 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit
- * order: it only appends and, if no drain is under way, schedules one on the {@link dev.ctk.fake.values.WatchDelivery}. One drain per
- * watch at a time, so events leave in queue order, and never on the writer's thread or under the store lock.
+ * order: it only appends and, if no drain is under way and the client has asked for an event, schedules one on the
+ * {@link WatchDelivery}. A drain is scheduled only when it has something to hand over (an event and the demand for
+ * it, or the close), so a demand added with nothing queued wakes no thread. One drain per watch at a time, so events
+ * leave in queue order, and never on the writer's thread or under the store lock.
  *
  * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events
  * at most). The close is handed over after the last queued event, without demand. When more than
@@ -182,7 +184,7 @@ abstract class WatchQueue implements WatchSink {
 
   /** What {@link #drain} would hand over now: a batch (queued events and demand) or the close (nothing queued). */
   private boolean hasWork() {
-    return demand > 0 && !queue.isEmpty() || queue.isEmpty() && closeRequested;
+    return (demand > 0 && !queue.isEmpty()) || (queue.isEmpty() && closeRequested);
   }
 
   /** The delivery threads are gone (the cluster closed): the close is handed over here, once, and nothing else. */

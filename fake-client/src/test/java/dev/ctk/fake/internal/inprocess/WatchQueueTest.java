@@ -124,6 +124,20 @@ class WatchQueueTest {
   }
 
   @Test
+  void aCloseWithNothingQueued_isHandedOverWithoutDemand() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    queue.send("e1");   // uses up the initial demand
+    int before = threads.tasks;
+
+    queue.close();
+
+    assertThat(queue.delivered).containsExactly("e1");
+    assertThat(queue.closes).isEqualTo(1);
+    assertThat(threads.tasks - before).as("one drain hands over the close").isEqualTo(1);
+  }
+
+  @Test
   void aQueueStartedAfterTheClusterClosed_deliversItsCloseOnTheStartingThread() {
     delivery.close();
     Recording queue = new Recording(delivery);
