@@ -48,8 +48,9 @@ final class KubeMetadata {
         JsonNode value = metadata.get(field);
         if (value == null) {
           throw new IllegalStateException("Expecting a ConfigMap created on ctk's fake and read back to have "
-              + "metadata." + field + " but it has none: " + metadata + ". ctk's fake sets it on every create; "
-              + "without it this floor would not answer kube's objects.");
+              + "metadata." + field + " but it has none: " + metadata + ". ctk's fake sets it on every create, so "
+              + "its create path has regressed: run fake-client's tests (CrudTest, ServerSideApplyOwnershipTest) to "
+              + "find where.");
         }
         fields.append(fields.isEmpty() ? "" : ",").append(json.writeValueAsString(field)).append(':')
             .append(json.writeValueAsString(value));

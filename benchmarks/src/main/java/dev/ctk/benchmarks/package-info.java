@@ -20,7 +20,8 @@
  *
  * <p>What this package does not do:
  * <ul>
- *   <li>It asserts no timing and has no tests: the reactor build compiles it and packages the jar, nothing more.
+ *   <li>It asserts no timing: the reactor build compiles it, runs the few tests of its own tooling (the echo
+ *       server's input checks) and packages the jar, nothing more.
  *   <li>Its servers all run in the benchmark's JVM, on the same cores as the client; a real kube-apiserver runs
  *       beside it as child processes or containers. No figure here is a remote cluster's.
  *   <li>Benchmark 4 uses its own small controller of the nginx example's shape, not the example itself (the

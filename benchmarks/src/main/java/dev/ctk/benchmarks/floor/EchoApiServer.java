@@ -159,8 +159,8 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     try {
       members = CHECK.readTree("{" + fields + "}");
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects, "
-          + fields + ", are not JSON object members: " + e.getOriginalMessage() + ". Give them without braces and "
+      throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects ('"
+          + fields + "') are not JSON object members: " + e.getOriginalMessage() + ". Give them without braces and "
           + "without a leading or trailing comma, e.g. \"uid\":\"1f0e\",\"creationTimestamp\":\"2026-11-27T12:00:00Z\"",
           e);
     }
@@ -171,8 +171,8 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     for (String own : List.of("resourceVersion", "namespace")) {
       if (members.has(own)) {
         throw new IllegalArgumentException("ctk echo server: the metadata fields to add to created objects name "
-            + own + ", which the server sets itself (resourceVersion from a counter, namespace from the path); "
-            + "leave it out of " + fields);
+            + own + ", which the server sets itself (resourceVersion from a counter; namespace from the path when the "
+            + "body has none): leave it out of '" + fields + "'");
       }
     }
     this.createdMetadata = "," + fields;

@@ -1,10 +1,11 @@
 /**
- * The fabric8 client floor: {@link dev.ctk.benchmarks.floor.EchoApiServer}, an API server that answers fabric8
- * clients through ctk's in-process {@code HttpClient.Factory}, without sockets and with almost no work (an empty
- * list, an accepted watch, a create echoed back with a resourceVersion and sent as ADDED to every watch on the
- * writer's thread, or on a delivery thread of its own, optionally with given metadata fields spliced into every
- * created object). A create-and-see against it costs what fabric8's client and informer and the JVM's thread
- * hand-offs cost, and nothing more: no fake that is used through fabric8's client and informer can be faster.
+ * The fabric8 client floor: {@link dev.ctk.benchmarks.floor.EchoApiServer}, an API server that answers fabric8 clients
+ * through ctk's in-process {@code HttpClient.Factory}, without sockets and with almost no work (an empty list, an
+ * accepted watch, a create echoed back with a resourceVersion and sent as ADDED to every watch on the writer's thread,
+ * or on a delivery thread of its own as {@code FABRIC8_CLIENT_FLOOR_HANDOFF} runs it, optionally with given metadata
+ * fields spliced into every created object as {@code FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} runs it). A create-and-see
+ * against it costs what fabric8's client and informer and the JVM's thread hand-offs cost, and nothing more: no fake
+ * that is used through fabric8's client and informer can be faster.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar WriteToInformerBenchmark -p target=FABRIC8_CLIENT_FLOOR
@@ -21,7 +22,7 @@
  *       timeoutSeconds, selectors); every open watch of every namespace gets every create.
  *   <li>It reuses the client side of ctk's in-process transport ({@code InProcessHttpClientFactory},
  *       {@code InProcessResponse}, in an internal package of fake-client that only this unpublished module may
- *       use), not its server side: no request pipeline, no journal, no watch delivery threads.
+ *       use), not its server side: no request pipeline, no journal, none of ctk's watch delivery threads.
  * </ul>
  *
  * @since 0.1.0

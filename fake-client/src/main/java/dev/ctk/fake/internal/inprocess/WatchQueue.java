@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit
- * order: it only appends and, if no drain is under way and the client has asked for an event, schedules one on the
- * {@link WatchDelivery}. A drain is scheduled only when it has something to hand over (an event and the demand for
- * it, or the close), so a demand added with nothing queued wakes no thread. One drain per watch at a time, so events
- * leave in queue order, and never on the writer's thread or under the store lock.
+ * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit order:
+ * it only appends and, if no drain is under way and the client has asked for an event, schedules one on the {@link
+ * WatchDelivery}. A drain is scheduled only when it has something to hand over (an event and the demand for it, or the
+ * close), and once at {@link #start}, so a demand added with nothing queued wakes no thread. One drain per watch at a
+ * time, so events leave in queue order, and never on the writer's thread or under the store lock.
  *
  * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events
  * at most). The close is handed over after the last queued event, without demand. When more than
