@@ -9,6 +9,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +34,7 @@ public final class FakeHttpServer implements AutoCloseable {
   private static final List<String> WEBSOCKET_SUB_PROTOCOLS =
       List.of("v1.channel.k8s.io", "v2.channel.k8s.io", "v3.channel.k8s.io", "v4.channel.k8s.io");
   private static final long STOP_SECONDS = 10;
+  private static final long PORT_FREE_MILLIS = 2_000;
   private static final Set<HttpMethod> SERVED_METHODS = Set.of(HttpMethod.GET, HttpMethod.POST,
       HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
 
@@ -178,7 +182,38 @@ public final class FakeHttpServer implements AutoCloseable {
     }
     connections.clear();
     if (closed && claimedPort != 0) {
+      if (requestedPort != 0) {
+        awaitPortFree(claimedPort);
+      }
       SharedVertx.release(host, claimedPort);
+    }
+  }
+
+  /**
+   * Waits (at most {@value #PORT_FREE_MILLIS} ms) until the operating system lets a socket bind the port again: the
+   * listener's socket is released a moment after Vert.x reports it closed, and a test that starts a fake on the same
+   * port right after closing one must not find it taken. A port still taken then (another process bound it) is left
+   * to the next bind, which reports it.
+   */
+  private void awaitPortFree(int freedPort) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PORT_FREE_MILLIS);
+    while (!bindable(freedPort) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private boolean bindable(int freedPort) {
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(host, freedPort));
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 
