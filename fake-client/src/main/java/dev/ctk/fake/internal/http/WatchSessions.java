@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.http;
 
 import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.internal.watch.EventText;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchSink;
 import java.util.concurrent.RejectedExecutionException;
@@ -163,6 +164,11 @@ public final class WatchSessions {
     @Override
     public void send(String eventJson) {
       delegate.send(eventJson);
+    }
+
+    @Override
+    public void send(EventText event) {
+      delegate.send(event);
     }
 
     @Override

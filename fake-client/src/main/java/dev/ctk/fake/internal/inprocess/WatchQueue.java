@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.inprocess;
 
 import dev.ctk.fake.internal.http.WatchSessions;
+import dev.ctk.fake.internal.watch.EventText;
 import dev.ctk.fake.internal.watch.Watch;
 import dev.ctk.fake.internal.watch.WatchSink;
 import java.util.ArrayDeque;
@@ -11,7 +12,9 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit order:
  * it only appends and, if no drain is under way and the client has asked for an event, schedules one on the {@link
- * WatchDelivery}. A drain is scheduled only when it has something to hand over (an event and the demand for it, or the
+ * WatchDelivery}; an event not yet written ({@link EventText}) is written after that, while the delivery thread
+ * wakes, so the writing does not delay the informer (the delivery thread waits for the text if it gets there first).
+ * A drain is scheduled only when it has something to hand over (an event and the demand for it, or the
  * close), and once at {@link #start}, so a demand added with nothing queued wakes no thread. One drain per watch at a
  * time, so events leave in queue order, and never on the writer's thread or under the store lock.
  *
@@ -27,7 +30,7 @@ import java.util.concurrent.RejectedExecutionException;
 abstract class WatchQueue implements WatchSink {
 
   private final WatchDelivery delivery;
-  private final ArrayDeque<String> queue = new ArrayDeque<>();
+  private final ArrayDeque<EventText> queue = new ArrayDeque<>();
   private long queuedChars;
   private long demand;
   private boolean started;
@@ -121,14 +124,30 @@ abstract class WatchQueue implements WatchSink {
 
   @Override
   public final void send(String eventJson) {
-    boolean overflow = false;
-    Watch w;
+    send(EventText.of(eventJson));
+  }
+
+  /**
+   * Queues the event and wakes the delivery thread before the event is written: the text is written next, here on
+   * the writer's thread, while the delivery thread wakes (it waits for the text if it asks first).
+   */
+  @Override
+  public final void send(EventText event) {
     synchronized (this) {
       if (closeRequested || overflowed) {
         return;
       }
-      queue.add(eventJson);
-      queuedChars += eventJson.length();
+      queue.add(event);
+    }
+    schedule();
+    long length = event.text().length();
+    boolean overflow = false;
+    Watch w;
+    synchronized (this) {
+      if (overflowed) {
+        return;
+      }
+      queuedChars += length;
       if (queuedChars > WatchSessions.WRITE_QUEUE_BYTES) {
         overflowed = true;
         overflow = true;
@@ -220,7 +239,7 @@ abstract class WatchQueue implements WatchSink {
           int size = Math.min(batchLimit(), queue.size());
           batch = new ArrayList<>(size);
           for (int i = 0; i < size; i++) {
-            String event = queue.poll();
+            String event = queue.poll().text();
             queuedChars -= event.length();
             batch.add(event);
           }

@@ -27,7 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * anything, and shares stored versions with lists and watch events on that promise), so the bytes never go stale.
  *
  * <p>A write's watch events and its answer share one serialization of the whole version: the events take it with
- * {@link #json()}, which keeps it on the writer's thread, and the answer with {@link #takeJson()}, which forgets it.
+ * {@link #json()}, which keeps it on the thread that wrote it, and the answer with {@link #takeJson()}, which forgets
+ * it. An in-process watch's event is written on the writer's thread right after its delivery thread is woken; when
+ * that thread asks first, it writes the event and the answer writes the version again.
  *
  * <p>Limits: only list items are kept for good (a GET serializes the tree each time), and only a list whose items are
  * all stored versions is concatenated from them; a custom resource's list items (served with {@code kind} and {@code

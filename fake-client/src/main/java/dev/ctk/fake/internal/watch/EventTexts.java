@@ -19,7 +19,7 @@ final class EventTexts {
 
   private final ObjectNode object;
   private String type;
-  private String json;
+  private EventText json;
 
   private EventTexts(ObjectNode object) {
     this.object = object;
@@ -36,12 +36,12 @@ final class EventTexts {
   }
 
   /** {@code {"type":..,"object":..}} for {@code sent}, reused when it is the change's object with the same type. */
-  String eventJson(String eventType, ObjectNode sent) {
+  EventText eventText(String eventType, ObjectNode sent) {
     if (sent != object || object == null) {
-      return Watch.eventJson(eventType, sent);
+      return EventText.of(Watch.eventJson(eventType, sent));
     }
     if (!eventType.equals(type)) {
-      json = Watch.committedEventJson(eventType, sent);
+      json = EventText.lazy(() -> Watch.committedEventJson(eventType, sent));
       type = eventType;
     }
     return json;

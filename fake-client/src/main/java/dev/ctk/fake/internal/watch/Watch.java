@@ -188,7 +188,7 @@ public final class Watch {
     }
     ObjectNode toSend = WatchEvent.ERROR.equals(type) || WatchEvent.BOOKMARK.equals(type) ? object
         : view.apply(object);
-    outbox.offer(type, toSend, texts.eventJson(type, toSend));
+    outbox.offer(type, toSend, texts.eventText(type, toSend));
   }
 
   /** A watch event's JSON: {@code {"type":..,"object":..}}, as {@link #send} writes it. */

@@ -101,7 +101,7 @@ final class WatchOutbox {
   }
 
   /** Sends (or holds, delays, drops...) one serialized event. */
-  synchronized void offer(String type, JsonNode object, String json) {
+  synchronized void offer(String type, JsonNode object, EventText json) {
     if (closed) {
       return;
     }
@@ -117,7 +117,7 @@ final class WatchOutbox {
       return;
     }
     JsonNode metadata = object.get("metadata");
-    Entry entry = new Entry(type, object, json, DeliveryLog.text(metadata, "namespace"),
+    Entry entry = new Entry(type, object, json.text(), DeliveryLog.text(metadata, "namespace"),
         DeliveryLog.text(metadata, "name"), DeliveryLog.text(metadata, "resourceVersion"));
     boolean objectEvent = isObjectEvent(type);
     if (objectEvent) {

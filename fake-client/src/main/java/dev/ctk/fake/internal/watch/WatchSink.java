@@ -15,6 +15,17 @@ public interface WatchSink {
    */
   void send(String eventJson);
 
+  /**
+   * Queues one watch event that may not be written yet. A sink that queues it for another thread may write it
+   * after it has woken that thread ({@link EventText#text()} on the caller's thread, before it returns); this one
+   * writes it now.
+   *
+   * @param event the event
+   */
+  default void send(EventText event) {
+    send(event.text());
+  }
+
   /** Ends the stream after the events already queued (idempotent). */
   void close();
 }

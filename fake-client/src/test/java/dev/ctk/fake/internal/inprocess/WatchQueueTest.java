@@ -2,6 +2,8 @@ package dev.ctk.fake.internal.inprocess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ctk.fake.internal.http.WatchSessions;
+import dev.ctk.fake.internal.watch.EventText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
@@ -11,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When a watch queue asks for a delivery thread: only when it has something to hand over (and once at its start), so
- * that the demand fabric8 adds after every event wakes no thread when nothing waits.
+ * that the demand fabric8 adds after every event wakes no thread when nothing waits; and an event not yet written is
+ * written after the delivery thread is asked for, once, and counted against the queue's limit.
  */
 class WatchQueueTest {
 
@@ -146,5 +149,54 @@ class WatchQueueTest {
 
     assertThat(queue.closes).isEqualTo(1);
     assertThat(queue.delivered).isEmpty();
+  }
+
+  @Test
+  void anEventNotYetWritten_isWrittenAfterTheDeliveryThreadIsAskedFor() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    int before = threads.tasks;
+    List<Integer> drainsAskedWhenWritten = new ArrayList<>();
+
+    queue.send(EventText.lazy(() -> {
+      drainsAskedWhenWritten.add(threads.tasks - before);
+      return "e1";
+    }));
+
+    assertThat(queue.delivered).containsExactly("e1");
+    assertThat(drainsAskedWhenWritten).as("written once, with the drain for it already asked for").containsExactly(1);
+  }
+
+  @Test
+  void anEventWaitingForDemand_isWrittenOnceOnTheWritersThread() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    queue.send("e1");   // uses up the initial demand
+    List<String> writes = new ArrayList<>();
+
+    queue.send(EventText.lazy(() -> {
+      writes.add(Thread.currentThread().getName());
+      return "e2";
+    }));
+    assertThat(writes).as("written by send, before any demand").containsExactly(Thread.currentThread().getName());
+    queue.addDemand();
+
+    assertThat(queue.delivered).containsExactly("e1", "e2");
+    assertThat(writes).as("the drain reads what send wrote").hasSize(1);
+  }
+
+  @Test
+  void anEventNotYetWritten_countsAgainstTheWriteQueueLimit_onceWritten() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    queue.send("e1");   // uses up the initial demand
+    String tooLong = "x".repeat(WatchSessions.WRITE_QUEUE_BYTES + 1);
+
+    queue.send(EventText.lazy(() -> tooLong));
+    queue.send("e3");
+    queue.addDemand();
+
+    assertThat(queue.delivered).as("the client that did not read lost its queue: nothing after e1")
+        .containsExactly("e1");
   }
 }
