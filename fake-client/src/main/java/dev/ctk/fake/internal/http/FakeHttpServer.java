@@ -128,7 +128,7 @@ public final class FakeHttpServer implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      stopListening(requestedPort);   // a bind that timed out may still complete: close it too
+      stopListening(requestedPort, false);   // a bind that timed out may still complete: close it too
       throw new ListenException(host, requestedPort, cause);
     }
   }
@@ -155,15 +155,17 @@ public final class FakeHttpServer implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (server != null) {
-      stopListening(port);
+      stopListening(port, requestedPort != 0);
     }
   }
 
   /**
    * Closes the listener and every connection it accepted. The port is freed for another fake only once the listener
    * is known closed; when Vert.x does not confirm it (within 10 s), the port stays claimed for the life of the JVM.
+   * With {@code awaitFree} (the close of a fake that listened on a port the test chose; not a failed start, whose
+   * port another process holds) it also waits until the port can be bound again.
    */
-  private void stopListening(int claimedPort) {
+  private void stopListening(int claimedPort, boolean awaitFree) {
     HttpServer closing = server;
     server = null;
     boolean closed;
@@ -182,7 +184,7 @@ public final class FakeHttpServer implements AutoCloseable {
     }
     connections.clear();
     if (closed && claimedPort != 0) {
-      if (requestedPort != 0) {
+      if (awaitFree) {
         awaitPortFree(claimedPort);
       }
       SharedVertx.release(host, claimedPort);

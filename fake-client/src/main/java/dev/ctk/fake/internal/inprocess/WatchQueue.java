@@ -13,7 +13,8 @@ import java.util.concurrent.RejectedExecutionException;
  * The queue between a store watch and an in-process client. {@link #send} runs under the store lock, in commit order:
  * it only appends and, if no drain is under way and the client has asked for an event, schedules one on the {@link
  * WatchDelivery}; an event not yet written ({@link EventText}) is written after that, while the delivery thread
- * wakes, so the writing does not delay the informer (the delivery thread waits for the text if it gets there first).
+ * wakes, so the writing does not delay the informer (if the delivery thread asks for the text first, it writes it and
+ * the writer waits for it). A drain writes what it takes outside the queue's monitor.
  * A drain is scheduled only when it has something to hand over (an event and the demand for it, or the
  * close), and once at {@link #start}, so a demand added with nothing queued wakes no thread. One drain per watch at a
  * time, so events leave in queue order, and never on the writer's thread or under the store lock.
@@ -129,7 +130,8 @@ abstract class WatchQueue implements WatchSink {
 
   /**
    * Queues the event and wakes the delivery thread before the event is written: the text is written next, here on
-   * the writer's thread, while the delivery thread wakes (it waits for the text if it asks first).
+   * the writer's thread, while the delivery thread wakes (if that thread asks for it first, it writes it and this
+   * thread waits for it).
    */
   @Override
   public final void send(EventText event) {
@@ -144,8 +146,8 @@ abstract class WatchQueue implements WatchSink {
     boolean overflow = false;
     Watch w;
     synchronized (this) {
-      if (overflowed) {
-        return;
+      if (overflowed || closeRequested) {
+        return;   // no later send is taken: nothing left to count against
       }
       queuedChars += length;
       if (queuedChars > WatchSessions.WRITE_QUEUE_BYTES) {
@@ -229,7 +231,7 @@ abstract class WatchQueue implements WatchSink {
 
   private void drain() {
     while (true) {
-      List<String> batch = null;
+      List<EventText> taken = null;
       synchronized (this) {
         if (closeDelivered) {
           draining = false;
@@ -237,11 +239,9 @@ abstract class WatchQueue implements WatchSink {
         }
         if (demand > 0 && !queue.isEmpty()) {
           int size = Math.min(batchLimit(), queue.size());
-          batch = new ArrayList<>(size);
+          taken = new ArrayList<>(size);
           for (int i = 0; i < size; i++) {
-            String event = queue.poll().text();
-            queuedChars -= event.length();
-            batch.add(event);
+            taken.add(queue.poll());
           }
           demand--;
         } else if (queue.isEmpty() && closeRequested) {
@@ -252,12 +252,12 @@ abstract class WatchQueue implements WatchSink {
           return;
         }
       }
-      if (batch == null) {
+      if (taken == null) {
         deliverClose();
         continue;
       }
       try {
-        deliver(batch);
+        deliver(written(taken));   // written outside the monitor: one drain per queue at a time
       } catch (Exception e) {
         synchronized (this) {
           closeDelivered = true;
@@ -271,5 +271,20 @@ abstract class WatchQueue implements WatchSink {
         deliverFailure(e);
       }
     }
+  }
+
+  /** The taken events' texts (written here when the writer has not written them yet), uncounted from the queue. */
+  private List<String> written(List<EventText> taken) {
+    List<String> batch = new ArrayList<>(taken.size());
+    long length = 0;
+    for (EventText event : taken) {
+      String text = event.text();
+      length += text.length();
+      batch.add(text);
+    }
+    synchronized (this) {
+      queuedChars -= length;
+    }
+    return batch;
   }
 }

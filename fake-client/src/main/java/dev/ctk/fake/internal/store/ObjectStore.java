@@ -690,10 +690,13 @@ public final class ObjectStore {
     }
     // the event first, the bookkeeping next: what a write does before its event is queued delays every informer
     // (see BENCHMARKS.md), and nothing reads the indexes before the store lock is released
-    hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
-        WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
-    index.changed(type.storageKey(), key, replaced, deleted ? null : stamped);
-    admission.committed(type, replaced, deleted ? null : stamped);
+    try {
+      hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
+          WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
+    } finally {
+      index.changed(type.storageKey(), key, replaced, deleted ? null : stamped);
+      admission.committed(type, replaced, deleted ? null : stamped);
+    }
     if (!deleted) {
       List<String> added = ObjectIndex.addedOwners(replaced, stamped);
       if (!added.isEmpty()) {

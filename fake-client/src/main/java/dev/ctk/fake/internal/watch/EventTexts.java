@@ -41,7 +41,9 @@ final class EventTexts {
       return EventText.of(Watch.eventJson(eventType, sent));
     }
     if (!eventType.equals(type)) {
-      json = EventText.lazy(() -> Watch.committedEventJson(eventType, sent));
+      Thread writer = Thread.currentThread();
+      // the serialization is kept for the answer only on the writer's thread: a delivery thread keeps nothing
+      json = EventText.lazy(() -> Watch.committedEventJson(eventType, sent, Thread.currentThread() == writer));
       type = eventType;
     }
     return json;

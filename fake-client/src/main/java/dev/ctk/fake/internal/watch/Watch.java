@@ -203,10 +203,14 @@ public final class Watch {
    * {@link #eventJson} of a committed change's object, from its serialization that the write's answer takes next
    * ({@link FrozenObject}) when it has one: its bytes between the event's head and its end, the same text for
    * well-formed text (a lone surrogate goes out escaped here, where a socket's UTF-8 encoding of the tree's text
-   * turns it into {@code ?}).
+   * turns it into {@code ?}). The serialization is kept for the answer only with {@code keepForTheAnswer} (on the
+   * writer's thread); elsewhere nothing is kept.
    */
-  static String committedEventJson(String type, ObjectNode object) {
-    return object instanceof FrozenObject frozen ? concatenated(type, frozen.json()) : eventJson(type, object);
+  static String committedEventJson(String type, ObjectNode object, boolean keepForTheAnswer) {
+    if (!(object instanceof FrozenObject frozen)) {
+      return eventJson(type, object);
+    }
+    return concatenated(type, keepForTheAnswer ? frozen.json() : frozen.takeJson());
   }
 
   private static String concatenated(String type, byte[] object) {

@@ -17,14 +17,16 @@ import java.util.concurrent.TimeUnit;
  * The path from one watch to its sink, through the fault rules that apply to it.
  *
  * <p>With no rule and nothing waiting, an event goes straight to the sink and one DELIVERED record is written: the
- * JSON was serialized once by the caller and only namespace, name and resourceVersion are read from the object.
+ * event's JSON is written once (by the sink, or on an in-process watch's delivery thread if that asks first: {@link
+ * EventText}) and only namespace, name and resourceVersion are read from the object.
  * Otherwise each event passes, in this order: drop (object events), duplicate (object events), reorder (object
  * events; BOOKMARK and ERROR events wait behind a partly filled window), delay, hold; then it joins a queue that is
  * sent in order, its head waiting for its delay to pass and its holds to be released. So an event never overtakes
  * one sent before it on the same watch, except inside a reorder window.
  *
- * <p>Every method is {@code synchronized} on the outbox and never blocks: sinks only queue, and delays run on the
- * rules' timer thread, which takes only this monitor (never the store lock).
+ * <p>Every method is {@code synchronized} on the outbox and blocks on nothing but an event's text being written
+ * (an in-process watch's delivery thread may be writing it): sinks only queue, and delays run on the rules' timer
+ * thread, which takes only this monitor (never the store lock).
  */
 final class WatchOutbox {
 
@@ -100,7 +102,7 @@ final class WatchOutbox {
     this.faults = faults;
   }
 
-  /** Sends (or holds, delays, drops...) one serialized event. */
+  /** Sends (or holds, delays, drops...) one event, its JSON written when first asked for. */
   synchronized void offer(String type, JsonNode object, EventText json) {
     if (closed) {
       return;

@@ -28,9 +28,17 @@ class EventTextTest {
       return "e1";
     });
 
-    CompletableFuture<String> writer = CompletableFuture.supplyAsync(event::text);
+    CompletableFuture<String> writer = new CompletableFuture<>();
+    CompletableFuture<String> reader = new CompletableFuture<>();
+    new Thread(() -> writer.complete(event.text()), "writer").start();
     await(writing);
-    CompletableFuture<String> reader = CompletableFuture.supplyAsync(event::text);
+    Thread readerThread = new Thread(() -> reader.complete(event.text()), "reader");
+    readerThread.start();
+    // the reader is either waiting for the writer's text or, if it could write too, writing it
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (readerThread.getState() != Thread.State.BLOCKED && writes.get() < 2 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
     finish.countDown();
 
     assertThat(writer.get(10, TimeUnit.SECONDS)).isEqualTo("e1");

@@ -240,7 +240,7 @@ class WatchHubTest {
     plain.putObject("data").put("greeting", "gr\u00fc\u00dfe \ud83d\udc4b \"quoted\"\n");
     StoredNode stored = StoredNode.copyOf(plain);
 
-    String fromBytes = Watch.committedEventJson(WatchEvent.MODIFIED, stored);
+    String fromBytes = Watch.committedEventJson(WatchEvent.MODIFIED, stored, true);
 
     assertThat(fromBytes).isEqualTo(Watch.eventJson(WatchEvent.MODIFIED, plain.deepCopy()));
     assertThat(fromBytes).startsWith("{\"type\":\"MODIFIED\",\"object\":{").contains("gr\u00fc\u00dfe \ud83d\udc4b");
