@@ -3,7 +3,8 @@ package dev.ctk.fake.internal.common;
 /**
  * A JSON object that is never modified once published (a stored version), so that one serialization of it can serve
  * every reader that writes it whole: a write's watch events ({@link #json()}) and then its answer ({@link
- * #takeJson()}).
+ * #takeJson()}), on the writer's thread. Another thread that writes the events (an in-process watch's delivery thread
+ * that asks first) uses {@link #takeJson()}, so that it keeps nothing.
  */
 public interface FrozenObject {
 

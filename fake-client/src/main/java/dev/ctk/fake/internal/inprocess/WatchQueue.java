@@ -59,7 +59,10 @@ abstract class WatchQueue implements WatchSink {
    */
   abstract void deliverClose();
 
-  /** Tells the client the stream broke because its own callback failed (on a delivery thread), once. */
+  /**
+   * Tells the client the stream broke, once, on a delivery thread: its own callback failed, or an event could not be
+   * written.
+   */
   abstract void deliverFailure(Exception failure);
 
   /**
@@ -261,7 +264,9 @@ abstract class WatchQueue implements WatchSink {
       } catch (Exception e) {
         synchronized (this) {
           closeDelivered = true;
+          closeRequested = true;   // no later send is queued
           queue.clear();
+          queuedChars = 0;
         }
         delivery.ended(this);
         Watch w = watch;

@@ -3,8 +3,9 @@ package dev.ctk.fake.internal.watch;
 /**
  * Where one watch's events go: a websocket or an HTTP chunked response.
  *
- * <p>Implementations must not block and must keep call order: {@link #send} is called while the store lock is
- * held, so a sink only queues the line for its connection's event loop.
+ * <p>Implementations must keep call order and block on nothing but the writing of an {@link EventText} (which another
+ * thread may be doing): {@link #send} is called while the store lock is held, so a sink only queues the line for its
+ * connection's event loop or delivery thread.
  */
 public interface WatchSink {
 

@@ -62,6 +62,8 @@ class WatchQueueTest {
   /** A queue with fabric8's initial demand of one that records what it hands over. */
   private static final class Recording extends WatchQueue {
     final List<String> delivered = new ArrayList<>();
+    final List<Exception> failures = new ArrayList<>();
+    boolean failuresExpected;
     int closes;
 
     Recording(WatchDelivery delivery) {
@@ -85,7 +87,10 @@ class WatchQueueTest {
 
     @Override
     void deliverFailure(Exception failure) {
-      throw new AssertionError("the recording client does not fail", failure);
+      if (!failuresExpected) {
+        throw new AssertionError("the recording client does not fail", failure);
+      }
+      failures.add(failure);
     }
   }
 
@@ -198,5 +203,26 @@ class WatchQueueTest {
 
     assertThat(queue.delivered).as("the client that did not read lost its queue: nothing after e1")
         .containsExactly("e1");
+  }
+
+  @Test
+  void anEventTheDrainCannotWrite_endsTheWatchAsAFailedDelivery_andNothingIsQueuedAfterIt() {
+    Recording queue = new Recording(delivery);
+    queue.failuresExpected = true;
+    queue.start(null);
+    int[] asked = {0};
+
+    queue.send(EventText.lazy(() -> {
+      if (asked[0]++ == 0) {   // the drain asks first (the executor runs it inline): it fails there
+        throw new IllegalStateException("cannot write the event");
+      }
+      return "e1";
+    }));
+    queue.send("e2");
+    queue.addDemand();
+
+    assertThat(queue.failures).extracting(Exception::getMessage).containsExactly("cannot write the event");
+    assertThat(queue.delivered).as("nothing after the failure").isEmpty();
+    assertThat(queue.closes).as("a failed stream is not also closed normally").isZero();
   }
 }

@@ -39,7 +39,9 @@ class EventTextTest {
     while (readerThread.getState() != Thread.State.BLOCKED && writes.get() < 2 && System.nanoTime() < deadline) {
       Thread.onSpinWait();
     }
+    boolean readerArrived = readerThread.getState() == Thread.State.BLOCKED || writes.get() == 2;
     finish.countDown();
+    assertThat(readerArrived).as("the reader reached the text while the writer was writing it").isTrue();
 
     assertThat(writer.get(10, TimeUnit.SECONDS)).isEqualTo("e1");
     assertThat(reader.get(10, TimeUnit.SECONDS)).isEqualTo("e1");
