@@ -694,8 +694,9 @@ public final class ObjectStore {
       hub.publish(new WatchEvent(type.storageKey(), eventType, stamped,
           WatchEvent.ADDED.equals(eventType) ? null : previous, rv));
     } finally {
-      index.changed(type.storageKey(), key, replaced, deleted ? null : stamped);
-      admission.committed(type, replaced, deleted ? null : stamped);
+      ObjectNode after = deleted ? null : stamped;
+      index.changed(type.storageKey(), key, replaced, after);
+      admission.committed(type, replaced, after);
     }
     if (!deleted) {
       List<String> added = ObjectIndex.addedOwners(replaced, stamped);

@@ -97,6 +97,14 @@ class WatchQueueTest {
   private final InlineThreads threads = new InlineThreads();
   private final WatchDelivery delivery = new WatchDelivery(threads);
 
+  /** A started queue that has handed over {@code e1}, using up fabric8's initial demand. */
+  private Recording startedWithItsDemandUsedUp() {
+    Recording queue = new Recording(delivery);
+    queue.start(null);
+    queue.send("e1");
+    return queue;
+  }
+
   @Test
   void demandAddedWithNothingQueued_asksForNoThread() {
     Recording queue = new Recording(delivery);
@@ -133,9 +141,7 @@ class WatchQueueTest {
 
   @Test
   void aCloseWithNothingQueued_isHandedOverWithoutDemand() {
-    Recording queue = new Recording(delivery);
-    queue.start(null);
-    queue.send("e1");   // uses up the initial demand
+    Recording queue = startedWithItsDemandUsedUp();
     int before = threads.tasks;
 
     queue.close();
@@ -174,9 +180,7 @@ class WatchQueueTest {
 
   @Test
   void anEventWaitingForDemand_isWrittenOnceOnTheWritersThread() {
-    Recording queue = new Recording(delivery);
-    queue.start(null);
-    queue.send("e1");   // uses up the initial demand
+    Recording queue = startedWithItsDemandUsedUp();
     List<String> writes = new ArrayList<>();
 
     queue.send(EventText.lazy(() -> {
@@ -192,9 +196,7 @@ class WatchQueueTest {
 
   @Test
   void anEventNotYetWritten_countsAgainstTheWriteQueueLimit_onceWritten() {
-    Recording queue = new Recording(delivery);
-    queue.start(null);
-    queue.send("e1");   // uses up the initial demand
+    Recording queue = startedWithItsDemandUsedUp();
     String tooLong = "x".repeat(WatchSessions.WRITE_QUEUE_BYTES + 1);
 
     queue.send(EventText.lazy(() -> tooLong));
