@@ -1,6 +1,7 @@
 package dev.ctk.benchmarks;
 
 import dev.ctk.benchmarks.floor.EchoApiServer;
+import dev.ctk.benchmarks.floor.HttpEchoApiServer;
 import dev.ctk.fake.ClientTransport;
 import dev.ctk.fake.FakeCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,7 +28,8 @@ import java.util.logging.Logger;
  * client stack, to measure the floor any fake used through fabric8's client and informer stands on; its variants
  * {@link #FABRIC8_CLIENT_FLOOR_HANDOFF} (events on a delivery thread) and {@link #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS}
  * (the same, with the metadata kube adds to a created object) are the floors of a fake that delivers as ctk does and
- * of one that also answers as kube does. They store nothing, so only {@code WriteToInformerBenchmark} accepts them;
+ * of one that also answers as kube does, and {@link #FABRIC8_CLIENT_FLOOR_HTTP} is the last over loopback HTTP, the
+ * floor of a fake reached as {@link #CTK_FAKE_HTTP} is. They store nothing, so only {@code WriteToInformerBenchmark} accepts them;
  * the other benchmarks refuse them at setup ({@link #requireObjectStore(Class)}).
  *
  * <pre>{@code
@@ -127,6 +129,24 @@ public enum Target {
     @Override
     public ClusterUnderTest start() {
       return echo(this, EchoApiServer.startWithDeliveryThread().answeringCreatesWithMetadata(KubeMetadata.fields()));
+    }
+  },
+
+  /**
+   * {@link #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} over loopback HTTP ({@link HttpEchoApiServer}): the same answers and
+   * events, from a Vert.x listener, to fabric8's Vert.x client on the client instance ctk's HTTP clients share. The
+   * floor of any fake reached over HTTP, as {@link #CTK_FAKE_HTTP} reaches ctk's; its ratio to {@link
+   * #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} is what HTTP costs a fake that does no work.
+   */
+  FABRIC8_CLIENT_FLOOR_HTTP(false) {
+    @Override
+    public ClusterUnderTest start() {
+      HttpEchoApiServer server = HttpEchoApiServer.start(KubeMetadata.fields());
+      KubernetesClient client = server.newClient();
+      return new ClusterUnderTest(this, client, null, () -> {
+        client.close();
+        server.close();
+      });
     }
   };
 

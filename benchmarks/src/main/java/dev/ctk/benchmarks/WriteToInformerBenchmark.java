@@ -37,8 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * fake deliver it: the floor of a fake that keeps the informer's cache apart from the write.
  * {@link Target#FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} is that floor answering and announcing each create with the
  * metadata kube adds ({@code uid}, {@code creationTimestamp}, {@code managedFields}, as ctk's fake gives them), so
- * that the client decodes objects of kube's size: the floor of a fake that answers as kube does. This is the only
- * benchmark that accepts those three targets.
+ * that the client decodes objects of kube's size: the floor of a fake that answers as kube does.
+ * {@link Target#FABRIC8_CLIENT_FLOOR_HTTP} is that last floor over loopback HTTP, under {@link Target#CTK_FAKE_HTTP}.
+ * This is the only benchmark that accepts those four targets.
  *
  * <p>{@code n = 10000} on fabric8's CRUD mock takes minutes per shot (its create cost grows with the stored
  * objects); select one with {@code -p n=1000}.
@@ -59,7 +60,7 @@ public class WriteToInformerBenchmark {
 
     /** Which server. */
     @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF",
-        "FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS"})
+        "FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS", "FABRIC8_CLIENT_FLOOR_HTTP"})
     public Target target;
 
     /** Creates per fresh server. */
@@ -98,7 +99,7 @@ public class WriteToInformerBenchmark {
 
     /** Which server. */
     @Param({"CTK_FAKE", "CTK_FAKE_HTTP", "FABRIC8_CRUD_MOCK", "FABRIC8_CLIENT_FLOOR", "FABRIC8_CLIENT_FLOOR_HANDOFF",
-        "FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS"})
+        "FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS", "FABRIC8_CLIENT_FLOOR_HTTP"})
     public Target target;
 
     /** Creates per shot. */

@@ -84,7 +84,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   private static final String CONFIGMAPS = "/configmaps";
   private static final String METADATA = "\"metadata\":{";
   private static final String NAMESPACE = "\"namespace\":";
-  private static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
+  static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
       + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
   private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
   private static final ObjectMapper CHECK = new ObjectMapper()
@@ -155,6 +155,16 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    *     names {@code resourceVersion} or {@code namespace}
    */
   public EchoApiServer answeringCreatesWithMetadata(String fields) {
+    this.createdMetadata = checkedMetadata(fields);
+    return this;
+  }
+
+  /**
+   * {@code fields} checked as {@link #answeringCreatesWithMetadata} requires, with a leading comma.
+   *
+   * @throws IllegalArgumentException as {@link #answeringCreatesWithMetadata} says
+   */
+  static String checkedMetadata(String fields) {
     JsonNode members;
     try {
       members = CHECK.readTree("{" + fields + "}");
@@ -175,8 +185,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
             + "body has none): leave it out of '" + fields + "'");
       }
     }
-    this.createdMetadata = "," + fields;
-    return this;
+    return "," + fields;
   }
 
   /**
@@ -201,11 +210,19 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
 
   /**
    * A new fabric8 client of this server, namespace {@code default}, with the settings of ctk's fake clients
-   * (timeouts; no retries; nothing read from the machine's kubeconfig) and one JVM-wide serialization.
+   * (timeouts; no retries; HTTP/1.1; nothing read from the machine's kubeconfig) and one JVM-wide serialization.
    *
    * @return the client; the caller closes it
    */
   public KubernetesClient newClient() {
+    return newClient(masterUrl, factory);
+  }
+
+  /**
+   * A fabric8 client of an echo server, namespace {@code default}, with the settings of ctk's fake clients
+   * (timeouts; no retries; HTTP/1.1; nothing read from the machine's kubeconfig) and one JVM-wide serialization.
+   */
+  static KubernetesClient newClient(String masterUrl, HttpClient.Factory factory) {
     Config config = new ConfigBuilder(Config.empty())
         .withMasterUrl(masterUrl)
         .withNamespace("default")
@@ -215,6 +232,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
         .withRequestRetryBackoffInterval(100)
         .withWatchReconnectInterval(100)
         .withWatchReconnectLimit(-1)
+        .withHttp2Disable(true)
         .build();
     return new KubernetesClientBuilder()
         .withKubernetesSerialization(CLIENT_SERIALIZATION)
@@ -239,7 +257,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
         return respond(request, 201, create(namespace(path), body(request)), consumer);
       }
     }
-    return respond(request, 404, notFound(request), consumer);
+    return respond(request, 404, notFound(request.method(), request.uri().getRawPath()), consumer);
   }
 
   /** Opens a websocket watch of ConfigMaps; anything else is refused as an upgrade answered 404. */
@@ -273,20 +291,8 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    * step); the benchmarks write from one thread.
    */
   private byte[] create(String namespace, String body) {
-    String fields = "\"resourceVersion\":\"" + resourceVersion.incrementAndGet() + "\"" + createdMetadata;
-    if (!body.contains(NAMESPACE)) {
-      fields = fields + "," + NAMESPACE + "\"" + namespace + "\"";
-    }
-    int at = body.indexOf(METADATA);
-    String object;
-    if (at < 0) {
-      object = "{" + METADATA + fields + "}," + body.substring(1);
-    } else {
-      int end = at + METADATA.length();
-      String separator = body.charAt(end) == '}' ? "" : ",";
-      object = body.substring(0, end) + fields + separator + body.substring(end);
-    }
-    String event = "{\"type\":\"ADDED\",\"object\":" + object + "}";
+    String object = createdObject(namespace, body, resourceVersion.incrementAndGet(), createdMetadata);
+    String event = addedEvent(object);
     if (delivery == null) {
       sendToEveryWatch(event);
     } else {
@@ -299,17 +305,40 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     return object.getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The created object: {@code body} with {@code resourceVersion}, {@code createdMetadata} (from {@link
+   * #checkedMetadata}, or empty) and, when the body has none, the path's namespace spliced into its metadata as text.
+   */
+  static String createdObject(String namespace, String body, long resourceVersion, String createdMetadata) {
+    String fields = "\"resourceVersion\":\"" + resourceVersion + "\"" + createdMetadata;
+    if (!body.contains(NAMESPACE)) {
+      fields = fields + "," + NAMESPACE + "\"" + namespace + "\"";
+    }
+    int at = body.indexOf(METADATA);
+    if (at < 0) {
+      return "{" + METADATA + fields + "}," + body.substring(1);
+    }
+    int end = at + METADATA.length();
+    String separator = body.charAt(end) == '}' ? "" : ",";
+    return body.substring(0, end) + fields + separator + body.substring(end);
+  }
+
+  /** The ADDED watch event of {@code object}. */
+  static String addedEvent(String object) {
+    return "{\"type\":\"ADDED\",\"object\":" + object + "}";
+  }
+
   private void sendToEveryWatch(String event) {
     for (EchoWebSocket socket : watches) {
       socket.send(event);
     }
   }
 
-  private static String namespace(String path) {
+  static String namespace(String path) {
     return path.substring(NAMESPACES.length(), path.length() - CONFIGMAPS.length());
   }
 
-  private static boolean isConfigMaps(String path) {
+  static boolean isConfigMaps(String path) {
     return path.startsWith(NAMESPACES) && path.endsWith(CONFIGMAPS)
         && path.indexOf('/', NAMESPACES.length()) == path.length() - CONFIGMAPS.length();
   }
@@ -327,8 +356,9 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
         + ", expected the JSON text fabric8's create sends (a string or byte array body)");
   }
 
-  private static byte[] notFound(StandardHttpRequest request) {
-    String message = request.method() + " " + request.uri().getRawPath() + " is not served by ctk's echo server "
+  /** A 404 Status naming what is served. */
+  static byte[] notFound(String method, String path) {
+    String message = method + " " + path + " is not served by ctk's echo server "
         + "(it answers only GET, POST and websocket watches of /api/v1/namespaces/<namespace>/configmaps)";
     return ("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
         + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"reason\":\"NotFound\",\"code\":404}")

@@ -17,7 +17,10 @@
  *       creationTimestamp of its own (it can splice given ones, the same into every created object), no defaulting,
  *       conflicts, selectors, updates, deletes or GET of one object (all 404), and serves ConfigMaps only. Only the
  *       write-to-informer benchmark measures something true on it; the other benchmarks refuse it.
- *   <li>It does not measure fabric8 over a network: no HTTP encoding, sockets or Vert.x event loop.
+ *   <li>{@code EchoApiServer} does not measure fabric8 over a network: no HTTP encoding, sockets or Vert.x event
+ *       loop. {@link dev.ctk.benchmarks.floor.HttpEchoApiServer} gives the same answers over loopback HTTP (as
+ *       {@code FABRIC8_CLIENT_FLOOR_HTTP} runs it): a Vert.x listener of its own and fabric8's Vert.x client, on no
+ *       other network than loopback.
  *   <li>It ignores the websocket's demand (events are never held back) and watch options (resourceVersion,
  *       timeoutSeconds, selectors); every open watch of every namespace gets every create.
  *   <li>It reuses the client side of ctk's in-process transport ({@code InProcessHttpClientFactory},
