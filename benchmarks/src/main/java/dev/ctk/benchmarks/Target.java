@@ -29,8 +29,8 @@ import java.util.logging.Logger;
  * {@link #FABRIC8_CLIENT_FLOOR_HANDOFF} (events on a delivery thread) and {@link #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS}
  * (the same, with the metadata kube adds to a created object) are the floors of a fake that delivers as ctk does and
  * of one that also answers as kube does, and {@link #FABRIC8_CLIENT_FLOOR_HTTP} is the last over loopback HTTP, the
- * floor of a fake reached as {@link #CTK_FAKE_HTTP} is. They store nothing, so only {@code WriteToInformerBenchmark} accepts them;
- * the other benchmarks refuse them at setup ({@link #requireObjectStore(Class)}).
+ * floor of a fake reached as {@link #CTK_FAKE_HTTP} is. They store nothing, so only {@code WriteToInformerBenchmark}
+ * accepts them; the other benchmarks refuse them at setup ({@link #requireObjectStore(Class)}).
  *
  * <pre>{@code
  * try (ClusterUnderTest cluster = Target.CTK_FAKE.start()) {
@@ -134,9 +134,10 @@ public enum Target {
 
   /**
    * {@link #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} over loopback HTTP ({@link HttpEchoApiServer}): the same answers and
-   * events, from a Vert.x listener, to fabric8's Vert.x client on the client instance ctk's HTTP clients share. The
-   * floor of any fake reached over HTTP, as {@link #CTK_FAKE_HTTP} reaches ctk's; its ratio to {@link
-   * #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} is what HTTP costs a fake that does no work.
+   * events, from a Vert.x listener, to fabric8's Vert.x client on the client instance ctk's HTTP clients share, but
+   * without a delivery thread (the event is written from the event loop that read the create). The floor of any fake
+   * reached over HTTP, as {@link #CTK_FAKE_HTTP} reaches ctk's; its ratio to {@link
+   * #FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} is what HTTP costs a fake that does no work (less that thread's hand-off).
    */
   FABRIC8_CLIENT_FLOOR_HTTP(false) {
     @Override

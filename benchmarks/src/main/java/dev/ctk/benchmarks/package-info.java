@@ -9,9 +9,10 @@
  * <p>Write to informer also runs on {@code Target.FABRIC8_CLIENT_FLOOR} ({@link dev.ctk.benchmarks.floor}): the
  * same fabric8 client and informer against a server that does almost no work, which measures the floor that every
  * fake used through fabric8's client and informer stands on (fabric8's client, its informer and the JVM's thread
- * hand-offs; the server's share is about zero), and on two variants: with a delivery thread
- * ({@code FABRIC8_CLIENT_FLOOR_HANDOFF}), and with that thread and the metadata kube adds to each created object
- * ({@code FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS}, the floor of a fake that answers as kube does).
+ * hand-offs; the server's share is about zero), and on three variants: with a delivery thread
+ * ({@code FABRIC8_CLIENT_FLOOR_HANDOFF}), with that thread and the metadata kube adds to each created object
+ * ({@code FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS}, the floor of a fake that answers as kube does), and with those answers
+ * over loopback HTTP ({@code FABRIC8_CLIENT_FLOOR_HTTP}, the floor under {@code CTK_FAKE_HTTP}).
  *
  * <pre>{@code
  * ./mvnw -B -pl benchmarks -am package -DskipTests
@@ -21,7 +22,7 @@
  * <p>What this package does not do:
  * <ul>
  *   <li>It asserts no timing: the reactor build compiles it, runs the few tests of its own tooling (the echo
- *       server's input checks) and packages the jar, nothing more.
+ *       servers' input checks, and a create seen by an informer over the HTTP one) and packages the jar, nothing more.
  *   <li>Its servers all run in the benchmark's JVM, on the same cores as the client; a real kube-apiserver runs
  *       beside it as child processes or containers. No figure here is a remote cluster's.
  *   <li>Benchmark 4 uses its own small controller of the nginx example's shape, not the example itself (the

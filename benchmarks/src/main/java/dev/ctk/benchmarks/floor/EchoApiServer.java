@@ -84,7 +84,7 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
   private static final String CONFIGMAPS = "/configmaps";
   private static final String METADATA = "\"metadata\":{";
   private static final String NAMESPACE = "\"namespace\":";
-  static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
+  private static final byte[] EMPTY_LIST = ("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
       + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}").getBytes(StandardCharsets.UTF_8);
   private static final Map<String, List<String>> JSON = Map.of("Content-Type", List.of("application/json"));
   private static final ObjectMapper CHECK = new ObjectMapper()
@@ -254,7 +254,11 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
         return respond(request, 200, list, consumer);
       }
       if ("POST".equals(request.method())) {
-        return respond(request, 201, create(namespace(path), body(request)), consumer);
+        try {
+          return respond(request, 201, create(namespace(path), body(request)), consumer);
+        } catch (IllegalArgumentException e) {
+          return respond(request, 400, badRequest(e.getMessage()), consumer);
+        }
       }
     }
     return respond(request, 404, notFound(request.method(), request.uri().getRawPath()), consumer);
@@ -310,13 +314,17 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    * #checkedMetadata}, or empty) and, when the body has none, the path's namespace spliced into its metadata as text.
    */
   static String createdObject(String namespace, String body, long resourceVersion, String createdMetadata) {
+    if (body.length() < 2 || !body.startsWith("{") || !body.endsWith("}")) {
+      throw new IllegalArgumentException("ctk echo server: a create's body must be the JSON object fabric8 sends "
+          + "(from '{' to '}'), was: '" + (body.length() > 80 ? body.substring(0, 80) + "..." : body) + "'");
+    }
     String fields = "\"resourceVersion\":\"" + resourceVersion + "\"" + createdMetadata;
     if (!body.contains(NAMESPACE)) {
       fields = fields + "," + NAMESPACE + "\"" + namespace + "\"";
     }
     int at = body.indexOf(METADATA);
     if (at < 0) {
-      return "{" + METADATA + fields + "}," + body.substring(1);
+      return "{" + METADATA + fields + "}" + (body.equals("{}") ? "" : ",") + body.substring(1);
     }
     int end = at + METADATA.length();
     String separator = body.charAt(end) == '}' ? "" : ",";
@@ -334,10 +342,17 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     }
   }
 
+  /** The empty ConfigMap list every GET is answered with (a copy). */
+  static byte[] emptyList() {
+    return EMPTY_LIST.clone();
+  }
+
+  /** The namespace of a path {@link #isConfigMaps} accepted. */
   static String namespace(String path) {
     return path.substring(NAMESPACES.length(), path.length() - CONFIGMAPS.length());
   }
 
+  /** Whether {@code path} is {@code /api/v1/namespaces/<namespace>/configmaps}, the only collection served. */
   static boolean isConfigMaps(String path) {
     return path.startsWith(NAMESPACES) && path.endsWith(CONFIGMAPS)
         && path.indexOf('/', NAMESPACES.length()) == path.length() - CONFIGMAPS.length();
@@ -358,11 +373,19 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
 
   /** A 404 Status naming what is served. */
   static byte[] notFound(String method, String path) {
-    String message = method + " " + path + " is not served by ctk's echo server "
-        + "(it answers only GET, POST and websocket watches of /api/v1/namespaces/<namespace>/configmaps)";
+    return status(404, "NotFound", method + " " + path + " is not served by ctk's echo server "
+        + "(it answers only GET, POST and websocket watches of /api/v1/namespaces/<namespace>/configmaps)");
+  }
+
+  /** A 400 Status with {@code message}. */
+  static byte[] badRequest(String message) {
+    return status(400, "BadRequest", message);
+  }
+
+  private static byte[] status(int code, String reason, String message) {
     return ("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
-        + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"reason\":\"NotFound\",\"code\":404}")
-        .getBytes(StandardCharsets.UTF_8);
+        + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"reason\":\"" + reason + "\",\"code\":" + code
+        + "}").getBytes(StandardCharsets.UTF_8);
   }
 
   private static CompletableFuture<HttpResponse<AsyncBody>> respond(StandardHttpRequest request, int code,

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -14,7 +15,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,12 +37,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  *
- * <p>Its event loops are its own (two, as ctk's fake's listeners have on a machine of two cores or fewer), so the
+ * <p>Its event loops are its own (as many as ctk's fake's listeners have: two, or one per core), so the
  * server's work never queues behind the client's. The ADDED event is written from the event loop that read the
  * create, before the answer; Vert.x hands it to the watch's own event loop when the watch's connection is served by
  * the other one, as ctk's fake hands each event to its watch's event loop. Not a Kubernetes API server either: see
  * {@link EchoApiServer} for what it does not do; in addition it ignores the request's headers (no content type or
- * size check) and answers a watch that is not a websocket with 404.
+ * size check), answers a watch that is not a websocket with 404, and has no delivery thread of its own.
  *
  * @since 0.1.0
  */
@@ -53,10 +53,14 @@ public final class HttpEchoApiServer implements AutoCloseable {
   private final AtomicLong resourceVersion = new AtomicLong(1);
   private final List<ServerWebSocket> watches = new CopyOnWriteArrayList<>();
   private final String createdMetadata;
-  private HttpServer server;
+  private final HttpServer server;
 
   private HttpEchoApiServer(String createdMetadata) {
     this.createdMetadata = createdMetadata;
+    this.server = Loops.VERTX.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
+            .setHttp2ClearTextEnabled(false))
+        .webSocketHandler(this::watch)
+        .requestHandler(this::answer);
   }
 
   /**
@@ -72,11 +76,12 @@ public final class HttpEchoApiServer implements AutoCloseable {
    */
   public static HttpEchoApiServer start(String fields) {
     HttpEchoApiServer echo = new HttpEchoApiServer(EchoApiServer.checkedMetadata(fields));
-    echo.server = Loops.VERTX.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
-        .setHttp2ClearTextEnabled(false))
-        .webSocketHandler(echo::watch)
-        .requestHandler(echo::answer);
-    await(echo.server.listen(), "listen on 127.0.0.1");
+    try {
+      await(echo.server.listen(), "listen on 127.0.0.1");
+    } catch (IllegalStateException e) {
+      echo.server.close();   // a bind that timed out may still complete: close it too
+      throw e;
+    }
     return echo;
   }
 
@@ -111,13 +116,21 @@ public final class HttpEchoApiServer implements AutoCloseable {
 
   private void answer(HttpServerRequest request) {
     String path = request.path();
-    boolean configMaps = EchoApiServer.isConfigMaps(path);
-    if (configMaps && request.method() == HttpMethod.GET && !isUpgrade(request)) {
-      respond(request, 200, EchoApiServer.EMPTY_LIST);
+    boolean configMaps = EchoApiServer.isConfigMaps(path) && !"true".equals(request.getParam("watch"));
+    if (configMaps && request.method() == HttpMethod.GET) {
+      respond(request, 200, EchoApiServer.emptyList());
     } else if (configMaps && request.method() == HttpMethod.POST) {
-      request.body().onSuccess(body -> respond(request, 201, create(EchoApiServer.namespace(path), body)));
+      request.body()
+          .onSuccess(body -> {
+            try {
+              respond(request, 201, create(EchoApiServer.namespace(path), body));
+            } catch (IllegalArgumentException e) {
+              respond(request, 400, EchoApiServer.badRequest(e.getMessage()));
+            }
+          })
+          .onFailure(e -> request.connection().close());   // the body never arrived: nobody to answer
     } else {
-      respond(request, 404, EchoApiServer.notFound(request.method().name(), path));
+      respond(request, 404, EchoApiServer.notFound(request.method().name(), request.uri()));
     }
   }
 
@@ -133,11 +146,6 @@ public final class HttpEchoApiServer implements AutoCloseable {
     return object.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static boolean isUpgrade(HttpServerRequest request) {
-    String upgrade = request.getHeader("Upgrade");
-    return upgrade != null && upgrade.toLowerCase(Locale.ROOT).contains("websocket");
-  }
-
   private static void respond(HttpServerRequest request, int code, byte[] body) {
     request.response().setStatusCode(code).putHeader("Content-Type", "application/json").end(Buffer.buffer(body));
   }
@@ -149,14 +157,12 @@ public final class HttpEchoApiServer implements AutoCloseable {
       socket.close();
     }
     watches.clear();
-    if (server != null) {
-      await(server.close(), "stop listening on " + masterUrl());
-    }
+    await(server.close(), "stop listening on " + masterUrl());
   }
 
   @Override
   public String toString() {
-    return "ctk HTTP echo server " + (server == null ? "(not listening)" : masterUrl()) + " (" + watches.size()
+    return "ctk HTTP echo server " + masterUrl() + " (" + watches.size()
         + " open watches)";
   }
 
@@ -175,10 +181,17 @@ public final class HttpEchoApiServer implements AutoCloseable {
     }
   }
 
-  /** The echo servers' own Vert.x instance: two event loops on daemon threads, made at the first server. */
+  /**
+   * The echo servers' own Vert.x instance, with as many event loops as ctk's fakes' listeners have (two, or one per
+   * core on a larger machine), on daemon threads; made at the first server.
+   */
   private static final class Loops {
-    static final Vertx VERTX = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(1)
-        .setUseDaemonThread(true));
+    static final Vertx VERTX = Vertx.vertx(new VertxOptions()
+        .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors()))
+        .setWorkerPoolSize(1)
+        .setUseDaemonThread(true)
+        .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
+            .setClassPathResolvingEnabled(false)));
   }
 
   /** fabric8's Vert.x client on ctk's shared client instance, made at the first client. */

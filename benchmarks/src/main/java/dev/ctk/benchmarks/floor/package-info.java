@@ -5,7 +5,9 @@
  * or on a delivery thread of its own as {@code FABRIC8_CLIENT_FLOOR_HANDOFF} runs it, optionally with given metadata
  * fields spliced into every created object as {@code FABRIC8_CLIENT_FLOOR_KUBE_OBJECTS} runs it). A create-and-see
  * against it costs what fabric8's client and informer and the JVM's thread hand-offs cost, and nothing more: no fake
- * that is used through fabric8's client and informer can be faster.
+ * that is used through fabric8's client and informer can be faster. {@link
+ * dev.ctk.benchmarks.floor.HttpEchoApiServer} gives the same answers over loopback HTTP, without a delivery thread
+ * ({@code FABRIC8_CLIENT_FLOOR_HTTP}): the floor of a fake reached over HTTP.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar WriteToInformerBenchmark -p target=FABRIC8_CLIENT_FLOOR
@@ -23,9 +25,11 @@
  *       other network than loopback.
  *   <li>It ignores the websocket's demand (events are never held back) and watch options (resourceVersion,
  *       timeoutSeconds, selectors); every open watch of every namespace gets every create.
- *   <li>It reuses the client side of ctk's in-process transport ({@code InProcessHttpClientFactory},
- *       {@code InProcessResponse}, in an internal package of fake-client that only this unpublished module may
- *       use), not its server side: no request pipeline, no journal, none of ctk's watch delivery threads.
+ *   <li>{@code EchoApiServer} reuses the client side of ctk's in-process transport
+ *       ({@code InProcessHttpClientFactory}, {@code InProcessResponse}, in an internal package of fake-client that
+ *       only this unpublished module may use), not its server side: no request pipeline, no journal, none of ctk's
+ *       watch delivery threads. {@code HttpEchoApiServer} uses ctk's shared Vert.x client instance
+ *       ({@code SharedVertx.clients()}) and a Vert.x server instance of its own, not ctk's listener.
  * </ul>
  *
  * @since 0.1.0

@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -61,15 +64,40 @@ class HttpEchoApiServerTest {
       assertThatThrownBy(() -> client.secrets().list())
           .isInstanceOf(KubernetesClientException.class)
           .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(404))
-          .hasMessageContaining("GET /api/v1/namespaces/default/secrets is not served by ctk's echo server");
+          .satisfies(e -> assertThat(((KubernetesClientException) e).getStatus().getMessage()).isEqualTo(
+              "GET /api/v1/namespaces/default/secrets is not served by ctk's echo server (it answers only GET, POST "
+                  + "and websocket watches of /api/v1/namespaces/<namespace>/configmaps)"));
     }
   }
 
   @Test
-  void metadataThatIsNotObjectMembers_isRefused_beforeListening() {
-    assertThatThrownBy(() -> HttpEchoApiServer.start("\"uid\":\"a\","))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("ctk echo server: the metadata fields to add to created objects ('\"uid\":\"a\",') "
-            + "are not JSON object members: ");
+  void aWatchThatIsNoWebsocket_is404() throws Exception {
+    try (HttpEchoApiServer server = HttpEchoApiServer.start(METADATA)) {
+      HttpResponse<String> answer = send(server, HttpRequest.newBuilder(
+          URI.create(server.masterUrl() + "/api/v1/namespaces/default/configmaps?watch=true")).GET());
+
+      assertThat(answer.statusCode()).isEqualTo(404);
+      assertThat(answer.body()).contains("\"message\":\"GET /api/v1/namespaces/default/configmaps?watch=true is not "
+          + "served by ctk's echo server");
+    }
+  }
+
+  @Test
+  void aCreateWhoseBodyIsNoObject_is400_quotingIt() throws Exception {
+    try (HttpEchoApiServer server = HttpEchoApiServer.start(METADATA)) {
+      HttpResponse<String> answer = send(server, HttpRequest.newBuilder(
+          URI.create(server.masterUrl() + "/api/v1/namespaces/default/configmaps"))
+          .POST(HttpRequest.BodyPublishers.ofString("not json")));
+
+      assertThat(answer.statusCode()).isEqualTo(400);
+      assertThat(answer.body()).isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"metadata\":{},"
+          + "\"status\":\"Failure\",\"message\":\"ctk echo server: a create's body must be the JSON object fabric8 "
+          + "sends (from '{' to '}'), was: 'not json'\",\"reason\":\"BadRequest\",\"code\":400}");
+    }
+  }
+
+  private static HttpResponse<String> send(HttpEchoApiServer server, HttpRequest.Builder request) throws Exception {
+    return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+        .send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
   }
 }
