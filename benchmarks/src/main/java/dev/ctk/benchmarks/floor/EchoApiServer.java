@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.inprocess.ClientWatches;
 import dev.ctk.fake.internal.inprocess.InProcessHttpClientFactory;
 import dev.ctk.fake.internal.inprocess.InProcessResponse;
@@ -57,6 +58,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       watch of every namespace gets {@code {"type":"ADDED","object":<that object>}}. fabric8's informer needs no
  *       more: it keys its store by namespace and name, compares resourceVersions and takes the last one as where
  *       to resume its watch; it reads no uid;
+ *   <li>a POST whose body is not shaped as a JSON object (from '{' to '}'; it is never parsed): {@code 400} with a
+ *       {@code Status} body quoting it;
  *   <li>anything else: {@code 404} with a {@code Status} body.
  * </ul>
  *
@@ -254,11 +257,12 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
         return respond(request, 200, list, consumer);
       }
       if ("POST".equals(request.method())) {
-        try {
-          return respond(request, 201, create(namespace(path), body(request)), consumer);
-        } catch (IllegalArgumentException e) {
-          return respond(request, 400, badRequest(e.getMessage()), consumer);
+        String body = body(request);
+        String problem = bodyProblem(body);
+        if (problem != null) {
+          return respond(request, 400, badRequest(problem), consumer);
         }
+        return respond(request, 201, create(namespace(path), body), consumer);
       }
     }
     return respond(request, 404, notFound(request.method(), request.uri().getRawPath()), consumer);
@@ -314,9 +318,9 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
    * #checkedMetadata}, or empty) and, when the body has none, the path's namespace spliced into its metadata as text.
    */
   static String createdObject(String namespace, String body, long resourceVersion, String createdMetadata) {
-    if (body.length() < 2 || !body.startsWith("{") || !body.endsWith("}")) {
-      throw new IllegalArgumentException("ctk echo server: a create's body must be the JSON object fabric8 sends "
-          + "(from '{' to '}'), was: '" + (body.length() > 80 ? body.substring(0, 80) + "..." : body) + "'");
+    String problem = bodyProblem(body);
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
     }
     String fields = "\"resourceVersion\":\"" + resourceVersion + "\"" + createdMetadata;
     if (!body.contains(NAMESPACE)) {
@@ -329,6 +333,18 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     int end = at + METADATA.length();
     String separator = body.charAt(end) == '}' ? "" : ",";
     return body.substring(0, end) + fields + separator + body.substring(end);
+  }
+
+  /**
+   * Why a create's body cannot be spliced, or {@code null} when it can: its shape only (from '{' to '}'), not
+   * whether it is JSON, which the echo servers never parse.
+   */
+  static String bodyProblem(String body) {
+    if (body.length() >= 2 && body.startsWith("{") && body.endsWith("}")) {
+      return null;
+    }
+    return "ctk echo server: a create's body must be the JSON object fabric8 sends (from '{' to '}'), was: '"
+        + (body.length() > 80 ? body.substring(0, 80) + "..." : body) + "'";
   }
 
   /** The ADDED watch event of {@code object}. */
@@ -382,10 +398,20 @@ public final class EchoApiServer implements InProcessServer, AutoCloseable {
     return status(400, "BadRequest", message);
   }
 
+  /** A 500 Status with {@code message}. */
+  static byte[] internalError(String message) {
+    return status(500, "InternalError", message);
+  }
+
   private static byte[] status(int code, String reason, String message) {
-    return ("{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
-        + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"reason\":\"" + reason + "\",\"code\":" + code
-        + "}").getBytes(StandardCharsets.UTF_8);
+    ObjectNode status = CHECK.createObjectNode().put("apiVersion", "v1").put("kind", "Status");
+    status.putObject("metadata");
+    status.put("status", "Failure").put("message", message).put("reason", reason).put("code", code);
+    try {
+      return CHECK.writeValueAsBytes(status);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("ctk echo server: cannot write a Status: " + e.getOriginalMessage(), e);
+    }
   }
 
   private static CompletableFuture<HttpResponse<AsyncBody>> respond(StandardHttpRequest request, int code,

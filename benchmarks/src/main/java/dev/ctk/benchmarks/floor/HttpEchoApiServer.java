@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * create, before the answer; Vert.x hands it to the watch's own event loop when the watch's connection is served by
  * the other one, as ctk's fake hands each event to its watch's event loop. Not a Kubernetes API server either: see
  * {@link EchoApiServer} for what it does not do; in addition it ignores the request's headers (no content type or
- * size check), answers a watch that is not a websocket with 404, and has no delivery thread of its own.
+ * size check), answers a watch that is not a websocket with 404, a create whose body is not shaped as a JSON object
+ * with 400, and has no delivery thread of its own.
  *
  * @since 0.1.0
  */
@@ -116,27 +117,42 @@ public final class HttpEchoApiServer implements AutoCloseable {
 
   private void answer(HttpServerRequest request) {
     String path = request.path();
-    boolean configMaps = EchoApiServer.isConfigMaps(path) && !"true".equals(request.getParam("watch"));
+    boolean configMaps = EchoApiServer.isConfigMaps(path) && !isWatch(request);
     if (configMaps && request.method() == HttpMethod.GET) {
       respond(request, 200, EchoApiServer.emptyList());
     } else if (configMaps && request.method() == HttpMethod.POST) {
       request.body()
-          .onSuccess(body -> {
-            try {
-              respond(request, 201, create(EchoApiServer.namespace(path), body));
-            } catch (IllegalArgumentException e) {
-              respond(request, 400, EchoApiServer.badRequest(e.getMessage()));
-            }
-          })
+          .onSuccess(body -> created(request, EchoApiServer.namespace(path), body.toString(StandardCharsets.UTF_8)))
           .onFailure(e -> request.connection().close());   // the body never arrived: nobody to answer
     } else {
       respond(request, 404, EchoApiServer.notFound(request.method().name(), request.uri()));
     }
   }
 
-  private byte[] create(String namespace, Buffer body) {
-    String object = EchoApiServer.createdObject(namespace, body.toString(StandardCharsets.UTF_8),
-        resourceVersion.incrementAndGet(), createdMetadata);
+  /** A watch as kube reads {@code watch=}: Go's boolean forms of true. */
+  private static boolean isWatch(HttpServerRequest request) {
+    String watch = request.getParam("watch");
+    return watch != null && List.of("1", "t", "T", "true", "TRUE", "True").contains(watch);
+  }
+
+  /** Answers a create: 400 for a body that cannot be spliced, 500 naming anything else that went wrong. */
+  private void created(HttpServerRequest request, String namespace, String body) {
+    String problem = EchoApiServer.bodyProblem(body);
+    if (problem != null) {
+      respond(request, 400, EchoApiServer.badRequest(problem));
+      return;
+    }
+    try {
+      respond(request, 201, create(namespace, body));
+    } catch (RuntimeException e) {
+      if (!request.response().ended()) {
+        respond(request, 500, EchoApiServer.internalError("ctk HTTP echo server: the create failed: " + e));
+      }
+    }
+  }
+
+  private byte[] create(String namespace, String body) {
+    String object = EchoApiServer.createdObject(namespace, body, resourceVersion.incrementAndGet(), createdMetadata);
     String event = EchoApiServer.addedEvent(object);
     for (ServerWebSocket socket : watches) {
       if (!socket.isClosed()) {

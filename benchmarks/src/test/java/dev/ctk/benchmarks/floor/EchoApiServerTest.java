@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 
 /** The metadata the echo server adds to created objects: spliced in as given, refused when it cannot be. */
@@ -64,6 +65,31 @@ class EchoApiServerTest {
           "ctk echo server: the metadata fields to add to created objects name namespace, which the server sets "
               + "itself (resourceVersion from a counter; namespace from the path when the body has none): leave it "
               + "out of '\"uid\":\"a\",\"namespace\":\"x\"'");
+    }
+  }
+
+  @Test
+  void aCreateWhoseBodyIsNoObject_is400_andUsesNoResourceVersion() {
+    try (EchoApiServer server = EchoApiServer.start(); KubernetesClient client = server.newClient()) {
+      assertThatThrownBy(() -> client.raw("/api/v1/namespaces/default/configmaps", "POST", "not json"))
+          .isInstanceOf(KubernetesClientException.class)
+          .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(400))
+          .satisfies(e -> assertThat(((KubernetesClientException) e).getStatus().getMessage()).isEqualTo(
+              "ctk echo server: a create's body must be the JSON object fabric8 sends (from '{' to '}'), was: "
+                  + "'not json'"));
+
+      ConfigMap created = client.configMaps().resource(new ConfigMapBuilder()
+          .withNewMetadata().withName("one").endMetadata().build()).create();
+      assertThat(created.getMetadata().getResourceVersion()).isEqualTo("2");
+    }
+  }
+
+  @Test
+  void anEmptyObject_isCreatedWithTheServersMetadata() {
+    try (EchoApiServer server = EchoApiServer.start(); KubernetesClient client = server.newClient()) {
+      String created = client.raw("/api/v1/namespaces/default/configmaps", "POST", java.util.Map.of());
+
+      assertThat(created).isEqualTo("{\"metadata\":{\"resourceVersion\":\"2\",\"namespace\":\"default\"}}");
     }
   }
 }
