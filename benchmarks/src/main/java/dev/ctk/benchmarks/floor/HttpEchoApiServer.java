@@ -15,6 +15,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +51,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class HttpEchoApiServer implements AutoCloseable {
 
   private static final int STOP_SECONDS = 10;
+  private static final Set<String> WATCH_TRUE = Set.of("1", "t", "T", "true", "TRUE", "True");
 
   private final AtomicLong resourceVersion = new AtomicLong(1);
   private final List<ServerWebSocket> watches = new CopyOnWriteArrayList<>();
@@ -132,7 +134,7 @@ public final class HttpEchoApiServer implements AutoCloseable {
   /** A watch as kube reads {@code watch=}: Go's boolean forms of true. */
   private static boolean isWatch(HttpServerRequest request) {
     String watch = request.getParam("watch");
-    return watch != null && List.of("1", "t", "T", "true", "TRUE", "True").contains(watch);
+    return watch != null && WATCH_TRUE.contains(watch);
   }
 
   /** Answers a create: 400 for a body that cannot be spliced, 500 naming anything else that went wrong. */
