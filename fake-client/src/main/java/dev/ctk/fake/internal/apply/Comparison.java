@@ -2,6 +2,7 @@ package dev.ctk.fake.internal.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,13 +13,16 @@ import java.util.Set;
 /**
  * The fields one value changes relative to another (kube's {@code Compare}): {@link #added}, {@link #modified} and
  * {@link #removed}. Objects and lists that appear or disappear are members themselves as well as their fields;
- * atomic values, scalars and values that change shape are compared whole.
+ * atomic values, scalars and values that change shape are compared whole. {@code metadata.managedFields} is left
+ * out, as kube strips it before comparing.
  *
  * @param added fields the new value has and the old one lacks
  * @param modified fields both have, with different values
  * @param removed fields the old value has and the new one lacks
  */
 record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
+
+  private static final PathElement METADATA = PathElement.field("metadata");
 
   /** Compares {@code before} with {@code after}; either may be {@code null} (absent). */
   static Comparison of(JsonNode before, JsonNode after, FieldType type) {
@@ -32,9 +36,14 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     return new Comparison(ignored.filter(added), ignored.filter(modified), ignored.filter(removed));
   }
 
-  /** Fields that were added or modified. */
+  /** Fields that were added or modified (the added set itself when nothing was modified: sets are not changed). */
   FieldSet changed() {
-    return added.union(modified);
+    return modified.isEmpty() ? added : added.union(modified);
+  }
+
+  /** {@code metadata.managedFields}, which no comparison looks at: kube compares objects without it. */
+  private static boolean isManagedFields(List<PathElement> path, String key) {
+    return path.size() == 1 && key.equals("managedFields") && path.get(0).equals(METADATA);
   }
 
   private void compare(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
@@ -44,12 +53,15 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
       if (leaf) {
         leaf(path, before, after);
       } else {
-        Set<String> keys = new LinkedHashSet<>();
-        fieldNames(before, keys);
-        fieldNames(after, keys);
-        for (String key : keys) {
-          compare(FieldSets.append(path, PathElement.field(key)), child(before, key), child(after, key),
-              type.field(key));
+        // the keys of both sides, each once (the sets are ordered, so the order of the walk does not matter)
+        for (Iterator<String> it = fieldNames(before); it.hasNext(); ) {
+          compareField(path, it.next(), before, after, type);
+        }
+        for (Iterator<String> it = fieldNames(after); it.hasNext(); ) {
+          String key = it.next();
+          if (child(before, key) == null) {
+            compareField(path, key, before, after, type);
+          }
         }
       }
     } else if (isListLike(before, after)) {
@@ -69,6 +81,12 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
       } else if (after == null) {
         removed.insert(path);
       }
+    }
+  }
+
+  private void compareField(List<PathElement> path, String key, JsonNode before, JsonNode after, FieldType type) {
+    if (!isManagedFields(path, key)) {
+      compare(FieldSets.append(path, PathElement.field(key)), child(before, key), child(after, key), type.field(key));
     }
   }
 
@@ -156,12 +174,8 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     return node == null || node.isNull() || node.isEmpty();
   }
 
-  private static void fieldNames(JsonNode node, Set<String> into) {
-    if (node != null && node.isObject()) {
-      for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-        into.add(it.next());
-      }
-    }
+  private static Iterator<String> fieldNames(JsonNode node) {
+    return node != null && node.isObject() ? node.fieldNames() : Collections.emptyIterator();
   }
 
   private static JsonNode child(JsonNode node, String key) {

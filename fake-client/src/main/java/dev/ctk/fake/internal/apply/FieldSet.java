@@ -17,6 +17,10 @@ import java.util.TreeSet;
  *
  * <p>Set operations work as kube's do: {@link #difference} and {@link #intersection} compare members and recurse into
  * children; {@link #recursiveDifference} also drops whatever lies below a member of the other set.
+ *
+ * <p>A set is built ({@link #insert}, {@link #of}, {@link #fromFieldsV1}) and never changed afterwards: the result of
+ * an operation shares the parts it leaves unchanged with its operands (the operand itself when nothing changes), so
+ * an update of an object with many fields does not copy its managers' sets.
  */
 final class FieldSet {
 
@@ -32,7 +36,7 @@ final class FieldSet {
     return set;
   }
 
-  /** Adds a path (an empty path adds nothing, as in kube). */
+  /** Adds a path (an empty path adds nothing, as in kube); only while the set is built, before anything shares it. */
   void insert(List<PathElement> path) {
     if (path.isEmpty()) {
       return;
@@ -83,9 +87,17 @@ final class FieldSet {
   }
 
   FieldSet union(FieldSet other) {
-    FieldSet out = copy();
+    if (other.isEmpty()) {
+      return this;
+    }
+    if (isEmpty()) {
+      return other;
+    }
+    FieldSet out = new FieldSet();
+    out.members.addAll(members);
     out.members.addAll(other.members);
-    other.children.forEach((pe, child) -> out.children.merge(pe, child.copy(), FieldSet::union));
+    out.children.putAll(children);
+    other.children.forEach((pe, child) -> out.children.merge(pe, child, FieldSet::union));
     return out;
   }
 
@@ -107,6 +119,9 @@ final class FieldSet {
 
   /** Members of this set not in {@code other}, node by node (a member of {@code other} keeps its children here). */
   FieldSet difference(FieldSet other) {
+    if (other.isEmpty()) {
+      return this;
+    }
     FieldSet out = new FieldSet();
     for (PathElement pe : members) {
       if (!other.members.contains(pe)) {
@@ -115,13 +130,16 @@ final class FieldSet {
     }
     children.forEach((pe, child) -> {
       FieldSet theirs = other.children.get(pe);
-      out.putChild(pe, theirs == null ? child.copy() : child.difference(theirs));
+      out.putChild(pe, theirs == null ? child : child.difference(theirs));
     });
     return out;
   }
 
   /** Like {@link #difference}, and a member of {@code other} also removes everything below it. */
   FieldSet recursiveDifference(FieldSet other) {
+    if (other.isEmpty()) {
+      return this;
+    }
     FieldSet out = new FieldSet();
     for (PathElement pe : members) {
       if (!other.members.contains(pe)) {
@@ -133,7 +151,7 @@ final class FieldSet {
         return;
       }
       FieldSet theirs = other.children.get(pe);
-      out.putChild(pe, theirs == null ? child.copy() : child.recursiveDifference(theirs));
+      out.putChild(pe, theirs == null ? child : child.recursiveDifference(theirs));
     });
     return out;
   }
@@ -189,23 +207,40 @@ final class FieldSet {
     return out;
   }
 
+  /**
+   * Writes the members and the non-empty children in one ordered pass: both are sorted the same way, and an element
+   * that is both is written once, with its children and a {@code "."}.
+   */
   private void write(ObjectNode out, boolean self) {
     if (self) {
       out.putObject(".");
     }
-    TreeSet<PathElement> all = new TreeSet<>(members);
-    children.forEach((pe, child) -> {
-      if (!child.isEmpty()) {
-        all.add(pe);
+    Iterator<PathElement> memberIt = members.iterator();
+    Iterator<Map.Entry<PathElement, FieldSet>> childIt = children.entrySet().iterator();
+    PathElement member = memberIt.hasNext() ? memberIt.next() : null;
+    Map.Entry<PathElement, FieldSet> child = nextNonEmpty(childIt);
+    while (member != null || child != null) {
+      int order = member == null ? 1 : child == null ? -1 : member.compareTo(child.getKey());
+      if (order < 0) {
+        out.putObject(member.serialize());
+      } else {
+        child.getValue().write(out.putObject(child.getKey().serialize()), order == 0);
+        child = nextNonEmpty(childIt);
       }
-    });
-    for (PathElement pe : all) {
-      FieldSet child = children.get(pe);
-      ObjectNode node = out.putObject(pe.serialize());
-      if (child != null && !child.isEmpty()) {
-        child.write(node, members.contains(pe));
+      if (order <= 0) {
+        member = memberIt.hasNext() ? memberIt.next() : null;
       }
     }
+  }
+
+  private static Map.Entry<PathElement, FieldSet> nextNonEmpty(Iterator<Map.Entry<PathElement, FieldSet>> it) {
+    while (it.hasNext()) {
+      Map.Entry<PathElement, FieldSet> next = it.next();
+      if (!next.getValue().isEmpty()) {
+        return next;
+      }
+    }
+    return null;
   }
 
   /**
@@ -243,9 +278,11 @@ final class FieldSet {
       if (member) {
         members.add(pe);
       }
-      FieldSet child = new FieldSet();
-      child.read(value);
-      putChild(pe, child);
+      if (value.size() > (member ? 1 : 0)) {   // a leaf ({} or {".": {}}) has no child set to read
+        FieldSet child = new FieldSet();
+        child.read(value);
+        putChild(pe, child);
+      }
     }
   }
 
@@ -253,13 +290,6 @@ final class FieldSet {
     if (!child.isEmpty()) {
       children.put(pe, child);
     }
-  }
-
-  FieldSet copy() {
-    FieldSet out = new FieldSet();
-    out.members.addAll(members);
-    children.forEach((pe, child) -> out.children.put(pe, child.copy()));
-    return out;
   }
 
   @Override

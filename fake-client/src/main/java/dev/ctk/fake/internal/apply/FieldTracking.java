@@ -52,9 +52,9 @@ public final class FieldTracking {
       return;
     }
     ManagedFields managers = decodeOrEmpty(sentManagedFields);
-    ObjectNode bare = withoutManagedFields(object);
     Ownership ownership = ownership(type, crd, owner.subresource());
-    managers = ownership.update(ZeroObjects.of(type), bare, managers,
+    // comparisons leave managedFields out: the object is compared as it is, not a copy without them
+    managers = ownership.update(ZeroObjects.readOnly(type), object, managers,
         updater(type, owner), true, now);
     write(meta, managers);
   }
@@ -81,7 +81,7 @@ public final class FieldTracking {
       }
       return;
     }
-    ManagedFields managers = decodeOrEmpty(live);
+    ManagedFields managers = null;
     if (!viaSubresource && isReset(sentManagedFields)) {
       managers = new ManagedFields();
     } else if (!viaSubresource) {
@@ -90,9 +90,12 @@ public final class FieldTracking {
         managers = sent;
       }
     }
+    if (managers == null) {   // the stored ones are decoded only when the request's do not replace them
+      managers = decodeOrEmpty(live);
+    }
     String entrySubresource = owner.subresource() != null ? owner.subresource() : subresource;
     Ownership ownership = ownership(type, crd, entrySubresource);
-    managers = ownership.update(withoutManagedFields(current), withoutManagedFields(next), managers,
+    managers = ownership.update(current, next, managers,
         updater(type, owner), false, now);
     write(meta, managers);
   }
@@ -131,7 +134,7 @@ public final class FieldTracking {
       live = withoutManagedFields(current);
       managers = decodeOrEmpty(current.path("metadata").get("managedFields"));
     }
-    ObjectNode zero = ZeroObjects.of(type);
+    ObjectNode zero = ZeroObjects.readOnly(type);
     Ownership.Applied applied;
     try {
       applied = applyAllowingClientSideFields(ownership, fieldType, type, live, current, config, managers, applier,

@@ -15,22 +15,27 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Only objects and lists matter here (scalars are owned whether they were zero or absent). Each built-in kind's
  * empty object is a column of its row in {@code BuiltinKinds} ({@link ResourceType#zeroObject()}); a built-in kind
- * also gets {@code {"metadata": {"creationTimestamp": null}}}. Each distinct text is parsed once per JVM; callers get a
- * copy of their own.
+ * also gets {@code {"metadata": {"creationTimestamp": null}}}. Each distinct text is parsed once per JVM and
+ * shared.
  */
 final class ZeroObjects {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, ObjectNode> PARSED = new ConcurrentHashMap<>();
+  private static final ObjectNode EMPTY = JSON.createObjectNode();
 
   private ZeroObjects() {}
 
-  /** The zero object of a kind (empty for a custom resource). */
-  static ObjectNode of(ResourceType type) {
+  /**
+   * The zero object of a kind (empty for a custom resource), shared by every caller: for comparisons, which only read
+   * it (every create compares with it; a copy each time would cost about as much as comparing a small object). Never
+   * modify it.
+   */
+  static ObjectNode readOnly(ResourceType type) {
     if (type.custom()) {
-      return JSON.createObjectNode();
+      return EMPTY;
     }
-    return PARSED.computeIfAbsent(type.zeroObject(), text -> parse(type)).deepCopy();
+    return PARSED.computeIfAbsent(type.zeroObject(), text -> parse(type));
   }
 
   private static ObjectNode parse(ResourceType type) {

@@ -1,5 +1,7 @@
 package dev.ctk.fake.internal.http;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.fault.FaultTarget;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
@@ -8,6 +10,7 @@ import dev.ctk.fake.values.ApiRequestRecord;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.http.HttpServerRequest;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -189,8 +192,29 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
     };
   }
 
-  /** metadata.resourceVersion of the body; for a JSON patch, the value a test or replace sets it to. */
+  /**
+   * metadata.resourceVersion of the body; for a JSON patch, the value a test or replace sets it to. A JSON object is
+   * read as a stream (its other fields skipped, no tree built: the request's handler decodes the body itself); a JSON
+   * patch, YAML and protobuf bodies are decoded.
+   */
   private String bodyResourceVersion() {
+    if (hasNoBody()) {
+      return null;
+    }
+    String contentType = contentType();
+    if (!contentType.contains("yaml") && !contentType.contains("protobuf") && !contentType.contains("cbor")) {
+      try (JsonParser parser = JsonCodec.JSON.createParser(body)) {
+        JsonToken first = parser.nextToken();
+        if (first == JsonToken.START_OBJECT) {
+          return metadataResourceVersion(parser);
+        }
+        if (first != JsonToken.START_ARRAY) {
+          return null;
+        }
+      } catch (IOException e) {
+        return null;   // a body that does not decode: the record has no resourceVersion (the handler answers 400)
+      }
+    }
     JsonNode body = bodyTree();
     if (body == null) {
       return null;
@@ -208,6 +232,37 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
     }
     JsonNode rv = body.path("metadata").path("resourceVersion");
     return rv.isValueNode() && !rv.isNull() && !rv.asText().isEmpty() ? rv.asText() : null;
+  }
+
+  /**
+   * The resourceVersion of the object the parser is in (just after its '{'), as a tree would give it: the last
+   * {@code metadata} and the last {@code resourceVersion} in it win, and only a scalar that is not null or empty
+   * counts. Reads to the end of the object, so a malformed body is no more accepted here than by a tree's read.
+   */
+  private static String metadataResourceVersion(JsonParser parser) throws IOException {
+    JsonNode found = null;
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String field = parser.currentName();
+      JsonToken value = parser.nextToken();
+      if (!field.equals("metadata")) {
+        parser.skipChildren();
+        continue;
+      }
+      found = null;
+      if (value != JsonToken.START_OBJECT) {
+        parser.skipChildren();
+        continue;
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        JsonToken member = parser.nextToken();
+        if (name.equals("resourceVersion")) {
+          found = member.isScalarValue() ? parser.readValueAsTree() : null;
+        }
+        parser.skipChildren();
+      }
+    }
+    return found != null && !found.isNull() && !found.asText().isEmpty() ? found.asText() : null;
   }
 
   private String bodyName() {

@@ -1,21 +1,32 @@
 package dev.ctk.fake.internal.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -46,8 +57,11 @@ final class TypedDecoding {
   private static final KubernetesSerialization KINDS = new KubernetesSerialization();
   private static final ObjectMapper STRICT = strictMapper();
 
-  /** fabric8's model class of each built-in kind seen, looked up once (a kind has none when fabric8 lacks it). */
-  private static final Map<GroupVersionKind, Optional<Class<?>>> MODELS = new ConcurrentHashMap<>();
+  /**
+   * A strict reader of fabric8's model class of each built-in kind seen, made once (a kind has none when fabric8 lacks
+   * its class): a reader keeps the class's type and deserializer, which a read by class looks up on every call.
+   */
+  private static final Map<GroupVersionKind, Optional<ObjectReader>> MODELS = new ConcurrentHashMap<>();
 
   private TypedDecoding() {}
 
@@ -91,21 +105,22 @@ final class TypedDecoding {
     if (type.custom()) {
       return Optional.empty();
     }
-    Class<?> model = MODELS.computeIfAbsent(new GroupVersionKind(type.group(), type.version(), type.kind()),
-        k -> Optional.ofNullable(KINDS.getRegisteredKubernetesResource(type.apiVersion(), type.kind()))).orElse(null);
+    ObjectReader model = MODELS.computeIfAbsent(new GroupVersionKind(type.group(), type.version(), type.kind()),
+        k -> Optional.ofNullable(KINDS.getRegisteredKubernetesResource(type.apiVersion(), type.kind()))
+            .map(STRICT::readerFor)).orElse(null);
     if (model == null) {
       return Optional.empty();
     }
     try {
-      STRICT.treeToValue(body, model);
+      model.readValue(body);
       return Optional.empty();
     } catch (MismatchedInputException e) {
       JsonNode value = valueAt(body, e);
       return Optional.of(new Mismatch("json: cannot unmarshal " + valueText(value, e) + " into Go struct field "
           + goField(e) + " of type " + goType(e.getTargetType()),
           "cannot convert " + converterType(value) + " to " + goType(e.getTargetType())));
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      // not a type mismatch (a model quirk): leave the body to the fake's own checks
+    } catch (IOException | IllegalArgumentException e) {
+      // not a type mismatch (a model quirk; reading a tree does no I/O): leave the body to the fake's own checks
       return Optional.empty();
     }
   }
@@ -140,7 +155,42 @@ final class TypedDecoding {
         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
         .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+    SimpleModule fieldsV1 = new SimpleModule("ctk-fieldsV1-contents-skipped");
+    fieldsV1.setDeserializerModifier(new BeanDeserializerModifier() {
+      @Override
+      public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
+          JsonDeserializer<?> deserializer) {
+        return description.getBeanClass() == FieldsV1.class ? new ContentsSkipped(deserializer) : deserializer;
+      }
+    });
+    mapper.registerModule(fieldsV1);
     return mapper;
+  }
+
+  /**
+   * Reads a {@code managedFields[].fieldsV1} object without going through its contents: fabric8's class takes any
+   * member of any type (so its contents can never mismatch), and reading each member of every manager's field set
+   * into a map was the larger part of checking a tracked object. Anything but an object is read as before.
+   */
+  private static final class ContentsSkipped extends DelegatingDeserializer {
+
+    ContentsSkipped(JsonDeserializer<?> delegate) {
+      super(delegate);
+    }
+
+    @Override
+    protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> delegate) {
+      return new ContentsSkipped(delegate);
+    }
+
+    @Override
+    public Object deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+      if (parser.currentToken() == JsonToken.START_OBJECT) {
+        parser.skipChildren();
+        return null;
+      }
+      return super.deserialize(parser, context);
+    }
   }
 
   /** The value the mismatch is about, or {@code null}. */

@@ -166,4 +166,30 @@ class FieldSetTest {
             ".spec.template.spec.containers", ".spec.template.spec.containers[name=\"main\"].image"));
     assertThat(set.withNamedFieldsAsMembers(FieldType.DEDUCED)).isEqualTo(set);
   }
+  @Test
+  void operations_leaveTheirOperandsAsTheyWere_thoughResultsShareParts() {
+    FieldSet a = FieldSet.fromFieldsV1(json(KUBECTL_CREATE));
+    FieldSet b = FieldSet.of(List.of(path("spec", "template", "spec", "hostname"), path("metadata", "labels", "tier"),
+        path("spec", "replicas")));
+    String aBefore = a.toFieldsV1().toString();
+    String bBefore = b.toFieldsV1().toString();
+
+    FieldSet union = a.union(b);
+    FieldSet difference = union.difference(b);
+    FieldSet recursive = union.recursiveDifference(FieldSet.of(List.of(path("metadata"))));
+
+    assertThat(union.has(path("spec", "template", "spec", "hostname"))).isTrue();
+    assertThat(union.has(path("spec", "template", "spec", "containers", key("name", TextNode.valueOf("nginx")),
+        "image"))).isTrue();
+    assertThat(difference.has(path("spec", "replicas"))).isFalse();
+    assertThat(difference.has(path("metadata", "labels", "tier"))).isFalse();
+    assertThat(difference.has(path("metadata", "labels", "app"))).isTrue();
+    assertThat(recursive.has(path("metadata", "labels", "app"))).isFalse();
+    assertThat(recursive.has(path("spec", "replicas"))).isTrue();
+    assertThat(union.difference(new FieldSet())).isSameAs(union);
+    assertThat(union.union(new FieldSet())).isSameAs(union);
+    assertThat(a.toFieldsV1().toString()).isEqualTo(aBefore);
+    assertThat(b.toFieldsV1().toString()).isEqualTo(bBefore);
+    assertThat(union.toFieldsV1().toString()).contains("\"f:hostname\":{}", "\"f:tier\":{}", "\"f:image\":{}");
+  }
 }
