@@ -24,6 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@link #createThenDelete}: CREATE a ConfigMap, then DELETE it (two requests; one score for the pair).
  *   <li>{@link #getByName}: GET one stored ConfigMap by name (a different one each time, round robin).
+ *   <li>{@link #updateOneOf100Keys}: UPDATE (PUT) one more ConfigMap, of 100 data keys and stored with the others
+ *       (not timed), one key changed each time: what a write costs that keeps managedFields for a larger object.
  * </ul>
  *
  * <p>The parameter {@code targetAndStored} pairs a {@link Target} with a count, {@code TARGET/count}: fabric8's
@@ -50,9 +52,14 @@ public class StoredObjectsBenchmark {
       "CTK_FAKE_HTTP/100000", "FABRIC8_CRUD_MOCK/1000", "FABRIC8_CRUD_MOCK/10000"})
   public String targetAndStored;
 
+  /** The number of data keys of the ConfigMap {@link #updateOneOf100Keys} updates. */
+  static final int WIDE_KEYS = 100;
+
   private ClusterUnderTest cluster;
   private int stored;
   private int next;
+  private ConfigMap wide;
+  private int updates;
 
   /** Starts the server and stores the ConfigMaps (not timed). */
   @Setup(Level.Trial)
@@ -69,6 +76,11 @@ public class StoredObjectsBenchmark {
     for (int i = 1; i <= stored; i++) {
       cluster.store(ConfigMaps.numbered(i));
     }
+    ConfigMap wideMap = ConfigMaps.named("wide", 0);
+    for (int k = 0; k < WIDE_KEYS; k++) {
+      wideMap.getData().put(String.format("key-%03d", k), "value-" + k + "-0123456789abcdef0123456789abcdef");
+    }
+    wide = cluster.client().configMaps().resource(wideMap).create();
   }
 
   /** Stops the server. */
@@ -87,6 +99,19 @@ public class StoredObjectsBenchmark {
     ConfigMap created = cluster.client().configMaps().resource(ConfigMaps.named("transient", 0)).create();
     cluster.client().configMaps().withName("transient").delete();
     return created;
+  }
+
+  /**
+   * Update the ConfigMap of 100 keys, changing one key (the previous answer, with its resourceVersion, is sent back).
+   *
+   * @return the updated ConfigMap
+   */
+  @Benchmark
+  public ConfigMap updateOneOf100Keys() {
+    updates++;
+    wide.getData().put("key-000", "value-" + updates);
+    wide = cluster.client().configMaps().resource(wide).update();
+    return wide;
   }
 
   /**
