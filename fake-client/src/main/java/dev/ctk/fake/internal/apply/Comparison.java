@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.apply;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -14,15 +15,14 @@ import java.util.Set;
  * The fields one value changes relative to another (kube's {@code Compare}): {@link #added}, {@link #modified} and
  * {@link #removed}. Objects and lists that appear or disappear are members themselves as well as their fields;
  * atomic values, scalars and values that change shape are compared whole. {@code metadata.managedFields} is left
- * out, as kube strips it before comparing.
+ * out, as kube strips it before comparing (without copying the objects: only a {@code metadata} that has them is
+ * copied, shallow).
  *
  * @param added fields the new value has and the old one lacks
  * @param modified fields both have, with different values
  * @param removed fields the old value has and the new one lacks
  */
 record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
-
-  private static final PathElement METADATA = PathElement.field("metadata");
 
   /** Compares {@code before} with {@code after}; either may be {@code null} (absent). */
   static Comparison of(JsonNode before, JsonNode after, FieldType type) {
@@ -41,9 +41,18 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     return modified.isEmpty() ? added : added.union(modified);
   }
 
-  /** {@code metadata.managedFields}, which no comparison looks at: kube compares objects without it. */
-  private static boolean isManagedFields(List<PathElement> path, String key) {
-    return path.size() == 1 && key.equals("managedFields") && path.get(0).equals(METADATA);
+  /**
+   * A top-level {@code metadata} without its managedFields, as kube compares it: a shallow copy when it has them (its
+   * other fields are the object's own, not copied), else the node itself.
+   */
+  private static JsonNode withoutManagedFields(JsonNode metadata) {
+    if (!(metadata instanceof ObjectNode object) || !object.has("managedFields")) {
+      return metadata;
+    }
+    ObjectNode copy = object.objectNode();
+    copy.setAll(object);
+    copy.remove("managedFields");
+    return copy;
   }
 
   private void compare(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
@@ -85,9 +94,13 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
   }
 
   private void compareField(List<PathElement> path, String key, JsonNode before, JsonNode after, FieldType type) {
-    if (!isManagedFields(path, key)) {
-      compare(FieldSets.append(path, PathElement.field(key)), child(before, key), child(after, key), type.field(key));
+    JsonNode from = child(before, key);
+    JsonNode to = child(after, key);
+    if (path.isEmpty() && key.equals("metadata")) {
+      from = withoutManagedFields(from);
+      to = withoutManagedFields(to);
     }
+    compare(FieldSets.append(path, PathElement.field(key)), from, to, type.field(key));
   }
 
   private void leaf(List<PathElement> path, JsonNode before, JsonNode after) {

@@ -195,7 +195,8 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
   /**
    * metadata.resourceVersion of the body; for a JSON patch, the value a test or replace sets it to. A JSON object is
    * read as a stream (its other fields skipped, no tree built: the request's handler decodes the body itself); a JSON
-   * patch, YAML and protobuf bodies are decoded.
+   * patch, YAML and protobuf bodies are decoded. A skipped string is not held to Jackson's length limit (20 million
+   * characters); such a body is far over kube's 3 MiB, which the handler refuses with 413.
    */
   private String bodyResourceVersion() {
     if (hasNoBody()) {
@@ -211,7 +212,7 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
         if (first != JsonToken.START_ARRAY) {
           return null;
         }
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         return null;   // a body that does not decode: the record has no resourceVersion (the handler answers 400)
       }
     }

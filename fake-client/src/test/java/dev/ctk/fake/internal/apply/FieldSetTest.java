@@ -166,6 +166,7 @@ class FieldSetTest {
             ".spec.template.spec.containers", ".spec.template.spec.containers[name=\"main\"].image"));
     assertThat(set.withNamedFieldsAsMembers(FieldType.DEDUCED)).isEqualTo(set);
   }
+
   @Test
   void operations_leaveTheirOperandsAsTheyWere_thoughResultsShareParts() {
     FieldSet a = FieldSet.fromFieldsV1(json(KUBECTL_CREATE));
@@ -191,5 +192,22 @@ class FieldSetTest {
     assertThat(a.toFieldsV1().toString()).isEqualTo(aBefore);
     assertThat(b.toFieldsV1().toString()).isEqualTo(bBefore);
     assertThat(union.toFieldsV1().toString()).contains("\"f:hostname\":{}", "\"f:tier\":{}", "\"f:image\":{}");
+  }
+  @Test
+  void comparisons_leaveOutMetadataManagedFields_asIfStrippedBeforehand() {
+    FieldType configMap = BuiltinTypes.forType("ConfigMap");
+    JsonNode tracked = json("{\"metadata\":{\"managedFields\":[{\"manager\":\"a\"}]},\"data\":{\"k\":\"v\"}}");
+    JsonNode retracked = json("{\"metadata\":{\"managedFields\":[{\"manager\":\"b\"}]},\"data\":{\"k\":\"v\"}}");
+    JsonNode nullMetadata = json("{\"metadata\":null,\"data\":{\"k\":\"v\"}}");
+
+    Comparison onlyManagedFieldsDiffer = Comparison.of(tracked, retracked, configMap);
+    Comparison toNullMetadata = Comparison.of(tracked, nullMetadata, configMap);
+
+    assertThat(onlyManagedFieldsDiffer.added().isEmpty()).isTrue();
+    assertThat(onlyManagedFieldsDiffer.modified().isEmpty()).isTrue();
+    assertThat(onlyManagedFieldsDiffer.removed().isEmpty()).isTrue();
+    // stripped, the metadata is {} against null: a leaf that changed, as kube compares it
+    assertThat(toNullMetadata.modified().toString()).isEqualTo(".metadata");
+    assertThat(tracked.path("metadata").has("managedFields")).isTrue();
   }
 }

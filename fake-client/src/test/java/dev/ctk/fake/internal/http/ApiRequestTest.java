@@ -2,7 +2,9 @@ package dev.ctk.fake.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -12,7 +14,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link ApiRequest#describe}'s body resourceVersion, which the journal records for updates and patches: a JSON
- * object is read as a stream, and must give what a decoded tree gives for every shape of body.
+ * object is read as a stream, and must give what a decoded tree gives for every shape of body (each row is checked
+ * against its expected value and against the tree's).
  */
 class ApiRequestTest {
 
@@ -42,9 +45,37 @@ class ApiRequestTest {
       truncated after the value     | {"metadata":{"resourceVersion":"5"},"data":{"k":                     | NONE
       a string body                 | "resourceVersion"                                                    | NONE
       a json patch                  | [{"op":"test","path":"/metadata/resourceVersion","value":"9"}]       | 9
+      leading whitespace            | '  {"metadata":{"resourceVersion":"6"}}'                             | 6
+      trailing garbage              | {"metadata":{"resourceVersion":"6"}} x                               | 6
+      metadata an array             | {"metadata":[{"resourceVersion":"6"}]}                               | NONE
+      a float                       | {"metadata":{"resourceVersion":1.50}}                                | 1.5
       """)
   void anUpdatesResourceVersion_isWhatItsDecodedBodySays(String shape, String body, String expected) {
-    assertThat(resourceVersionOf("PUT", "application/json", body)).as(shape).isEqualTo(expected);
+    String streamed = resourceVersionOf("PUT", "application/json", body);
+
+    assertThat(streamed).as(shape).isEqualTo(expected).isEqualTo(fromTree(body));
+  }
+
+  @Test
+  void aBodyWithAByteOrderMark_isReadAsItsTreeIs() {
+    String body = "\uFEFF{\"metadata\":{\"resourceVersion\":\"11\"}}";
+
+    assertThat(resourceVersionOf("PUT", "application/json", body)).isEqualTo("11").isEqualTo(fromTree(body));
+  }
+
+  /** What a decoded tree gives, as the record read it before the stream: the oracle of the table above. */
+  private static String fromTree(String body) {
+    JsonNode tree;
+    try {
+      tree = JsonCodec.JSON.readTree(body.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      return null;
+    }
+    if (tree.isArray()) {
+      return tree.get(0).path("value").asText();
+    }
+    JsonNode rv = tree.path("metadata").path("resourceVersion");
+    return rv.isValueNode() && !rv.isNull() && !rv.asText().isEmpty() ? rv.asText() : null;
   }
 
   @Test
