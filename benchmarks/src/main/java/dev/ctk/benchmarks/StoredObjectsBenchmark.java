@@ -24,8 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@link #createThenDelete}: CREATE a ConfigMap, then DELETE it (two requests; one score for the pair).
  *   <li>{@link #getByName}: GET one stored ConfigMap by name (a different one each time, round robin).
- *   <li>{@link #updateOneOf100Keys}: UPDATE (PUT) one more ConfigMap, of 100 data keys and stored with the others
- *       (not timed), one key changed each time: what a write costs that keeps managedFields for a larger object.
+ *   <li>{@link #updateOneOf100Keys}: UPDATE (PUT) one more ConfigMap, of 100 data keys besides the usual one and
+ *       stored with the others (not timed), one key changed each time: what a write costs that keeps managedFields for
+ *       a larger object.
  * </ul>
  *
  * <p>The parameter {@code targetAndStored} pairs a {@link Target} with a count, {@code TARGET/count}: fabric8's
@@ -52,7 +53,7 @@ public class StoredObjectsBenchmark {
       "CTK_FAKE_HTTP/100000", "FABRIC8_CRUD_MOCK/1000", "FABRIC8_CRUD_MOCK/10000"})
   public String targetAndStored;
 
-  /** The number of data keys of the ConfigMap {@link #updateOneOf100Keys} updates. */
+  /** The number of data keys {@link #updateOneOf100Keys}'s ConfigMap has besides the usual one. */
   static final int WIDE_KEYS = 100;
 
   private ClusterUnderTest cluster;
