@@ -103,7 +103,8 @@ public class StoredObjectsBenchmark {
   }
 
   /**
-   * Update the ConfigMap of 100 keys, changing one key (the previous answer, with its resourceVersion, is sent back).
+   * Update the ConfigMap of 101 keys (100 besides the usual one), changing one key (the previous answer, with its
+   * resourceVersion, is sent back).
    *
    * @return the updated ConfigMap
    */

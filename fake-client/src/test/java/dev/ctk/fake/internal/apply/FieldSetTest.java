@@ -193,6 +193,7 @@ class FieldSetTest {
     assertThat(b.toFieldsV1().toString()).isEqualTo(bBefore);
     assertThat(union.toFieldsV1().toString()).contains("\"f:hostname\":{}", "\"f:tier\":{}", "\"f:image\":{}");
   }
+
   @Test
   void comparisons_leaveOutMetadataManagedFields_asIfStrippedBeforehand() {
     FieldType configMap = BuiltinTypes.forType("ConfigMap");

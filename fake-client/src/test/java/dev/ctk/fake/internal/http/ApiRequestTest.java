@@ -44,7 +44,6 @@ class ApiRequestTest {
       no metadata                   | {"data":{"resourceVersion":"3"}}                                     | NONE
       truncated after the value     | {"metadata":{"resourceVersion":"5"},"data":{"k":                     | NONE
       a string body                 | "resourceVersion"                                                    | NONE
-      a json patch                  | [{"op":"test","path":"/metadata/resourceVersion","value":"9"}]       | 9
       leading whitespace            | '  {"metadata":{"resourceVersion":"6"}}'                             | 6
       trailing garbage              | {"metadata":{"resourceVersion":"6"}} x                               | 6
       metadata an array             | {"metadata":[{"resourceVersion":"6"}]}                               | NONE
@@ -57,22 +56,28 @@ class ApiRequestTest {
   }
 
   @Test
+  void aJsonPatch_isDecoded_andItsLastTestOrReplaceOfTheResourceVersionCounts() {
+    String patch = "[{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\"9\"},"
+        + "{\"op\":\"add\",\"path\":\"/metadata/resourceVersion\",\"value\":\"8\"},"
+        + "{\"op\":\"replace\",\"path\":\"/metadata/resourceVersion\",\"value\":\"10\"}]";
+
+    assertThat(resourceVersionOf("PATCH", "application/json-patch+json", patch)).isEqualTo("10");
+  }
+
+  @Test
   void aBodyWithAByteOrderMark_isReadAsItsTreeIs() {
     String body = "\uFEFF{\"metadata\":{\"resourceVersion\":\"11\"}}";
 
     assertThat(resourceVersionOf("PUT", "application/json", body)).isEqualTo("11").isEqualTo(fromTree(body));
   }
 
-  /** What a decoded tree gives, as the record read it before the stream: the oracle of the table above. */
+  /** What a decoded object gives, as the record read it before the stream: the oracle of the table above. */
   private static String fromTree(String body) {
     JsonNode tree;
     try {
       tree = JsonCodec.JSON.readTree(body.getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       return null;
-    }
-    if (tree.isArray()) {
-      return tree.get(0).path("value").asText();
     }
     JsonNode rv = tree.path("metadata").path("resourceVersion");
     return rv.isValueNode() && !rv.isNull() && !rv.asText().isEmpty() ? rv.asText() : null;
