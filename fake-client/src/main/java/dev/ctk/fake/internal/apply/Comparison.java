@@ -41,20 +41,6 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     return modified.isEmpty() ? added : added.union(modified);
   }
 
-  /**
-   * A top-level {@code metadata} without its managedFields, as kube compares it: a shallow copy when it has them (its
-   * other fields are the object's own, not copied), else the node itself.
-   */
-  private static JsonNode withoutManagedFields(JsonNode metadata) {
-    if (!(metadata instanceof ObjectNode object) || !object.has("managedFields")) {
-      return metadata;
-    }
-    ObjectNode copy = object.objectNode();
-    copy.setAll(object);
-    copy.remove("managedFields");
-    return copy;
-  }
-
   private void compare(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
     boolean leaf;
     if (isObjectLike(before, after)) {
@@ -97,8 +83,8 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     JsonNode from = child(before, key);
     JsonNode to = child(after, key);
     if (path.isEmpty() && key.equals("metadata")) {
-      from = withoutManagedFields(from);
-      to = withoutManagedFields(to);
+      from = ManagedFields.metadataWithoutThem(from);
+      to = ManagedFields.metadataWithoutThem(to);
     }
     compare(FieldSets.append(path, PathElement.field(key)), from, to, type.field(key));
   }

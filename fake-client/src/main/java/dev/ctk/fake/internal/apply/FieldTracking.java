@@ -131,7 +131,7 @@ public final class FieldTracking {
       live.put("kind", type.kind());
       managers = new ManagedFields();
     } else {
-      live = withoutManagedFields(current);
+      live = ManagedFields.withoutThem(current);
       managers = decodeOrEmpty(current.path("metadata").get("managedFields"));
     }
     ObjectNode zero = ZeroObjects.readOnly(type);
@@ -185,7 +185,7 @@ public final class FieldTracking {
     JsonNode before = current.path("metadata").get("managedFields");
     JsonNode after = next.path("metadata").get("managedFields");
     if (SemanticEquality.equal(before, after)
-        || !SemanticEquality.equal(withoutManagedFields(current), withoutManagedFields(next))) {
+        || !SemanticEquality.equal(ManagedFields.withoutThem(current), ManagedFields.withoutThem(next))) {
       return;
     }
     ManagedFields old;
@@ -323,14 +323,6 @@ public final class FieldTracking {
     } else {
       meta.set("managedFields", encoded);
     }
-  }
-
-  private static ObjectNode withoutManagedFields(ObjectNode object) {
-    ObjectNode copy = object.deepCopy();
-    if (copy.path("metadata") instanceof ObjectNode meta) {
-      meta.remove("managedFields");
-    }
-    return copy;
   }
 
   private static ObjectNode metadata(ObjectNode object) {

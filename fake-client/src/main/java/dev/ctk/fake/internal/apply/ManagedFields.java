@@ -120,6 +120,37 @@ final class ManagedFields {
   }
 
   /**
+   * An object as kube compares it, without its {@code metadata.managedFields}: when its top-level {@code metadata} has
+   * them, a shallow copy of the object with a shallow copy of its {@code metadata} that leaves them out; else the
+   * object itself. Every other field is the object's own, not copied: read the answer, never change it.
+   */
+  static ObjectNode withoutThem(ObjectNode object) {
+    JsonNode metadata = object.get("metadata");
+    JsonNode left = metadataWithoutThem(metadata);
+    if (left == metadata) {
+      return object;
+    }
+    ObjectNode copy = object.objectNode();
+    copy.setAll(object);
+    copy.set("metadata", left);
+    return copy;
+  }
+
+  /**
+   * A top-level {@code metadata} without its managedFields: a shallow copy when it has them, else the node itself
+   * (read only, as {@link #withoutThem}).
+   */
+  static JsonNode metadataWithoutThem(JsonNode metadata) {
+    if (!(metadata instanceof ObjectNode object) || !object.has("managedFields")) {
+      return metadata;
+    }
+    ObjectNode copy = object.objectNode();
+    copy.setAll(object);
+    copy.remove("managedFields");
+    return copy;
+  }
+
+  /**
    * Decodes a {@code metadata.managedFields} value.
    *
    * @param value the list, or {@code null}/missing for none

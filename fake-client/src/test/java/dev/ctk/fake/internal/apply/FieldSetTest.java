@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -210,5 +211,20 @@ class FieldSetTest {
     // stripped, the metadata is {} against null: a leaf that changed, as kube compares it
     assertThat(toNullMetadata.modified().toString()).isEqualTo(".metadata");
     assertThat(tracked.path("metadata").has("managedFields")).isTrue();
+  }
+
+  @Test
+  void withoutManagedFields_leavesTheObjectAsItWas_andCopiesOnlyWhatItChanges() {
+    ObjectNode tracked = (ObjectNode) json(
+        "{\"metadata\":{\"name\":\"a\",\"managedFields\":[{\"manager\":\"a\"}]},\"data\":{\"k\":\"v\"}}");
+    ObjectNode untracked = (ObjectNode) json("{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
+    String before = tracked.toString();
+
+    ObjectNode stripped = ManagedFields.withoutThem(tracked);
+
+    assertThat(stripped).isEqualTo(untracked);
+    assertThat(tracked.toString()).isEqualTo(before);
+    assertThat(stripped.get("data")).isSameAs(tracked.get("data"));
+    assertThat(ManagedFields.withoutThem(untracked)).isSameAs(untracked);
   }
 }
