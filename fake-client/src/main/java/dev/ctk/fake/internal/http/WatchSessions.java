@@ -172,6 +172,11 @@ public final class WatchSessions {
     }
 
     @Override
+    public void expectEvent(int watchesTold) {
+      delegate.expectEvent(watchesTold);
+    }
+
+    @Override
     public void close() {
       closed = true;
       cancel(timer);

@@ -33,16 +33,34 @@ final class WatchDelivery implements Executor, AutoCloseable {
   static final long KEEP_ALIVE_SECONDS = 60;
   private static final long STOP_SECONDS = 10;
 
+  /**
+   * How long a drain started ahead of an event ({@link WatchQueue#expectEvent}) waits for it: longer than a create's
+   * own work before its event (about 35 µs on a 2-core machine), short enough that a write without an event (a
+   * refused or no-op write) costs little.
+   */
+  static final long WAIT_NANOS = 100_000;
+
   private final ExecutorService pool;
   private final Set<WatchQueue> open = ConcurrentHashMap.newKeySet();
+  private final int waitersAtOnce;
+  private final long waitNanos;
+  private final AtomicInteger waiting = new AtomicInteger();
 
   WatchDelivery(String clusterName) {
-    this(threadsOf(clusterName));
+    this(threadsOf(clusterName), Runtime.getRuntime().availableProcessors() - 1, WAIT_NANOS);
   }
 
-  /** Delivery on {@code pool} (tests give one that runs each task at once and counts them). */
-  WatchDelivery(ExecutorService pool) {
+  /**
+   * Delivery on {@code pool} (tests give one that runs each task at once and counts them).
+   *
+   * @param waitersAtOnce how many drains may wait for an expected event at once, across the cluster's watches (one
+   *     core fewer than the machine has, so that the writer keeps one; none on a single core)
+   * @param waitNanos how long such a drain waits
+   */
+  WatchDelivery(ExecutorService pool, int waitersAtOnce, long waitNanos) {
     this.pool = pool;
+    this.waitersAtOnce = waitersAtOnce;
+    this.waitNanos = waitNanos;
   }
 
   private static ExecutorService threadsOf(String clusterName) {
@@ -63,6 +81,37 @@ final class WatchDelivery implements Executor, AutoCloseable {
   @Override
   public void execute(Runnable task) {
     pool.execute(task);
+  }
+
+  /**
+   * Takes one of the places for drains that wait for an expected event, if one is free; {@link #stopWaiting} gives
+   * it back.
+   */
+  boolean startWaiting() {
+    while (true) {
+      int now = waiting.get();
+      if (now >= waitersAtOnce) {
+        return false;
+      }
+      if (waiting.compareAndSet(now, now + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Gives back a place taken by {@link #startWaiting}. */
+  void stopWaiting() {
+    waiting.decrementAndGet();
+  }
+
+  /** How many drains may wait for an expected event at once. */
+  int waitersAtOnce() {
+    return waitersAtOnce;
+  }
+
+  /** How long a drain started ahead of an event waits for it. */
+  long waitNanos() {
+    return waitNanos;
   }
 
   /** A watch queue that delivers on these threads until it has delivered its close. */

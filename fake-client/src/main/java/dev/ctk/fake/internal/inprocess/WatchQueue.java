@@ -19,6 +19,10 @@ import java.util.concurrent.RejectedExecutionException;
  * close), and once at {@link #start}, so a demand added with nothing queued wakes no thread. One drain per watch at a
  * time, so events leave in queue order, and never on the writer's thread or under the store lock.
  *
+ * <p>A write that may send an event ({@link #expectEvent}) starts a drain before the event exists, when the client
+ * waits for one and the cluster's limit of such drains allows: that drain waits for the event on its thread, so the
+ * thread's wake-up overlaps the write's own work (on a 2-core VM, about 0.02 ms of a create seen by an informer).
+ *
  * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events
  * at most). The close is handed over after the last queued event, without demand. When more than
  * {@link WatchSessions#WRITE_QUEUE_BYTES} characters wait, the watch is closed and what waits is discarded, as the
@@ -41,6 +45,8 @@ abstract class WatchQueue implements WatchSink {
   private boolean overflowed;
   private boolean clientGone;
   private volatile Watch watch;
+  /** Set whenever something may be handed over: a drain woken ahead of an event ({@link #expectEvent}) waits for it. */
+  private volatile boolean signalled;
 
   WatchQueue(WatchDelivery delivery, long initialDemand) {
     this.delivery = delivery;
@@ -115,6 +121,7 @@ abstract class WatchQueue implements WatchSink {
       closeRequested = true;
       w = watch;
     }
+    signalled = true;
     if (w != null) {
       w.close();
     }
@@ -144,6 +151,7 @@ abstract class WatchQueue implements WatchSink {
       }
       queue.add(event);
     }
+    signalled = true;
     schedule();
     long length = event.text().length();
     boolean overflow = false;
@@ -177,7 +185,56 @@ abstract class WatchQueue implements WatchSink {
     synchronized (this) {
       closeRequested = true;
     }
+    signalled = true;
     schedule();
+  }
+
+  /**
+   * A write that may send this queue an event has begun: when the client waits for one (demand, nothing queued, no
+   * drain under way) and {@link WatchDelivery#startWaiting} allows it, a drain is started now. It waits for the event
+   * on its delivery thread, without parking, at most {@link WatchDelivery#waitNanos}, then drains as usual: the
+   * thread's wake-up overlaps the write's own work instead of following it. Without an event in that time the drain
+   * ends with nothing handed over, and the next event schedules one as usual.
+   *
+   * <p>When more watches are told of the write than drains may wait at once ({@link WatchDelivery#waitersAtOnce}),
+   * none waits: the last of their clients to see the write waits for a thread's wake-up anyway, and a waiting thread
+   * would take a core from the drains of the others.
+   */
+  @Override
+  public final void expectEvent(int watchesTold) {
+    if (watchesTold > delivery.waitersAtOnce()) {
+      return;
+    }
+    synchronized (this) {
+      if (draining || !started || closeDelivered || closeRequested || overflowed || demand <= 0 || !queue.isEmpty()
+          || !delivery.startWaiting()) {
+        return;
+      }
+      draining = true;
+      signalled = false;
+    }
+    try {
+      delivery.execute(this::awaitThenDrain);
+    } catch (RejectedExecutionException e) {
+      delivery.stopWaiting();
+      synchronized (this) {
+        draining = false;
+      }
+      schedule();   // a close asked for meanwhile found the drain under way: it is delivered here, without threads
+    }
+  }
+
+  private void awaitThenDrain() {
+    try {
+      long start = System.nanoTime();
+      long wait = delivery.waitNanos();
+      while (!signalled && System.nanoTime() - start < wait) {
+        Thread.onSpinWait();
+      }
+    } finally {
+      delivery.stopWaiting();
+    }
+    drain();
   }
 
   private void schedule() {

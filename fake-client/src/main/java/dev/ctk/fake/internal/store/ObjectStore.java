@@ -215,6 +215,7 @@ public final class ObjectStore {
       FieldOwner owner) {
     return locked(() -> {
       requireServed(type);
+      expectEvent(type, namespace, options);
       JsonNode sentFields = body.path("metadata").get("managedFields");
       return createLocked(type, namespace, body, options, object -> fields.onCreate(type, object, sentFields, owner,
           options.seeding(), crdOf(type), rules.now()));
@@ -269,6 +270,7 @@ public final class ObjectStore {
       WriteOptions options, FieldOwner owner) {
     return locked(() -> {
       requireServed(type);
+      expectEvent(type, namespace, options);
       ObjectNode current = require(type, namespace, name);
       ObjectNode sent = type.toStorage(body.deepCopy());
       if (!options.seeding()) {
@@ -295,6 +297,7 @@ public final class ObjectStore {
       UnaryOperator<ObjectNode> patch, WriteOptions options, FieldOwner owner) {
     return locked(() -> {
       requireServed(type);
+      expectEvent(type, namespace, options);
       ObjectNode current = require(type, namespace, name);
       ObjectNode patched = type.toStorage(patch.apply(copyAsServed(type, current)));
       if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
@@ -320,6 +323,7 @@ public final class ObjectStore {
       WriteOptions options) {
     return locked(() -> {
       requireServed(type);
+      expectEvent(type, namespace, options);
       ObjectNode current = collection(type).get(key(type, namespace, name));
       if (current == null && subresource != null) {
         throw ApiError.notFound(type, name);
@@ -378,6 +382,7 @@ public final class ObjectStore {
       WriteOptions options, PropagationPolicy policy) {
     return locked(() -> {
       requireServed(type);
+      expectEvent(type, namespace, options);
       ObjectNode current = require(type, namespace, name);
       preconditions.check(type, current);
       return deleteLocked(type, current, options, policy);
@@ -399,6 +404,7 @@ public final class ObjectStore {
       FieldSelector fields, WriteOptions options, PropagationPolicy policy) {
     return locked(() -> {
       requireServed(type);
+      expectEvent(type, namespace, options);
       WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
       List<ObjectNode> out = new ArrayList<>();
       for (ObjectNode object : new ArrayList<>(scope(type, namespace).values())) {
@@ -667,6 +673,18 @@ public final class ObjectStore {
     }
     collections.remove(type.storageKey());
     hub.closeAll(type.storageKey());
+  }
+
+  /**
+   * A write that may commit a change has begun (not a dryRun): the in-process watches that may see it can wake their
+   * delivery threads now, so that the wake-up overlaps the write's work ({@link WatchHub#expectEvent}).
+   *
+   * @param namespace the write's namespace ({@code null}: cluster-scoped, or every namespace)
+   */
+  private void expectEvent(ResourceType type, String namespace, WriteOptions options) {
+    if (!options.dryRun()) {
+      hub.expectEvent(type.storageKey(), type.namespaced() ? namespace : null);
+    }
   }
 
   /** Assigns the next resourceVersion, stores (or removes) the object and publishes the event. */

@@ -89,6 +89,22 @@ public final class Watch {
     return description;
   }
 
+  /**
+   * Whether this watch is told of a write that has begun on {@code storageKey} in {@code namespace} ({@code null}:
+   * every namespace): open, on that collection and namespace, and selected by no fault rule (its events may be held,
+   * delayed or dropped).
+   */
+  boolean expects(String storageKey, String namespace) {
+    return filter.storageKey().equals(storageKey)
+        && (namespace == null || filter.namespace() == null || filter.namespace().equals(namespace))
+        && !closed.get() && outbox.direct();
+  }
+
+  /** A write this watch {@link #expects} has begun: its sink may wake its thread ({@link WatchSink#expectEvent}). */
+  void expectEvent(int watchesTold) {
+    sink.expectEvent(watchesTold);
+  }
+
   WatchOutbox outbox() {
     return outbox;
   }

@@ -71,6 +71,31 @@ public final class WatchHub {
   }
 
   /**
+   * A write on {@code storageKey} has begun and may commit a change: the open watches of that collection and
+   * namespace that no fault rule selects are told, with how many they are, so that a sink that hands events to
+   * another thread may wake it now ({@link WatchSink#expectEvent}). Their selectors are not checked (the object is
+   * not final yet). Caller holds the store lock.
+   *
+   * @param namespace the namespace written to; {@code null} for a cluster-scoped kind or a write on every namespace
+   */
+  public void expectEvent(String storageKey, String namespace) {
+    int told = 0;
+    for (Watch watch : watches) {
+      if (watch.expects(storageKey, namespace)) {
+        told++;
+      }
+    }
+    if (told == 0) {
+      return;
+    }
+    for (Watch watch : watches) {
+      if (watch.expects(storageKey, namespace)) {
+        watch.expectEvent(told);
+      }
+    }
+  }
+
+  /**
    * Delivers an event that is not a committed change (not recorded, no resourceVersion bump) to every open watch
    * whose filter selects the object. Caller holds the store lock.
    */

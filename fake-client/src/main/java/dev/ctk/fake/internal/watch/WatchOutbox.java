@@ -102,6 +102,11 @@ final class WatchOutbox {
     this.faults = faults;
   }
 
+  /** Whether no fault rule selects this watch now: its next event would go straight to the sink. */
+  boolean direct() {
+    return rules.isEmpty();
+  }
+
   /** Sends (or holds, delays, drops...) one event, its JSON written when first asked for. */
   synchronized void offer(String type, JsonNode object, EventText json) {
     if (closed) {

@@ -27,6 +27,15 @@ public interface WatchSink {
     send(event.text());
   }
 
+  /**
+   * A write that may produce an event for this sink has begun (caller holds the store lock). A sink that hands
+   * events to another thread may wake that thread now, so that its wake-up overlaps the write; this one does nothing.
+   *
+   * @param watchesTold how many watches are told of this write, this one included
+   */
+  default void expectEvent(int watchesTold) {
+  }
+
   /** Ends the stream after the events already queued (idempotent). */
   void close();
 }

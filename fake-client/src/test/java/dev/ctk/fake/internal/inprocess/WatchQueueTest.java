@@ -10,26 +10,29 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * When a watch queue asks for a delivery thread: only when it has something to hand over (and once at its start), so
  * that the demand fabric8 adds after every event wakes no thread when nothing waits; and an event not yet written is
- * written after the delivery thread is asked for, once, and counted against the queue's limit.
+ * written after the delivery thread is asked for, once, and counted against the queue's limit. A write that expects
+ * an event asks for the thread before the event exists, within the cluster's limit, and loses nothing when no event
+ * comes.
  */
 class WatchQueueTest {
 
-  /** Runs each task at once on the caller's thread and counts them; refuses once shut down. */
-  private static final class InlineThreads extends AbstractExecutorService {
-    int tasks;
+  /** Test threads: each task is given to {@link #take} unless shut down, then refused. */
+  private abstract static class TestThreads extends AbstractExecutorService {
     boolean shut;
 
+    abstract void take(Runnable task);
+
     @Override
-    public void execute(Runnable task) {
+    public final void execute(Runnable task) {
       if (shut) {
         throw new RejectedExecutionException("shut down");
       }
-      tasks++;
-      task.run();
+      take(task);
     }
 
     @Override
@@ -56,6 +59,33 @@ class WatchQueueTest {
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) {
       return true;
+    }
+  }
+
+  /** Runs each task at once on the caller's thread and counts them. */
+  private static final class InlineThreads extends TestThreads {
+    int tasks;
+
+    @Override
+    void take(Runnable task) {
+      tasks++;
+      task.run();
+    }
+  }
+
+  /** Keeps each task until {@link #runAll} runs it on the test's thread. */
+  private static final class HeldThreads extends TestThreads {
+    final List<Runnable> pending = new ArrayList<>();
+
+    @Override
+    void take(Runnable task) {
+      pending.add(task);
+    }
+
+    void runAll() {
+      while (!pending.isEmpty()) {
+        pending.remove(0).run();
+      }
     }
   }
 
@@ -95,7 +125,7 @@ class WatchQueueTest {
   }
 
   private final InlineThreads threads = new InlineThreads();
-  private final WatchDelivery delivery = new WatchDelivery(threads);
+  private final WatchDelivery delivery = new WatchDelivery(threads, 0, 0);
 
   /** A started queue that has handed over {@code e1}, using up fabric8's initial demand. */
   private Recording startedWithItsDemandUsedUp() {
@@ -226,5 +256,106 @@ class WatchQueueTest {
     assertThat(queue.failures).extracting(Exception::getMessage).containsExactly("cannot write the event");
     assertThat(queue.delivered).as("nothing after the failure").isEmpty();
     assertThat(queue.closes).as("a failed stream is not also closed normally").isZero();
+  }
+
+  /** A started queue on held threads, its start's drain run: it waits for its first event, with demand. */
+  private final HeldThreads held = new HeldThreads();
+  /** One drain may wait for an expected event, 20 s at most. */
+  private final WatchDelivery waiting = new WatchDelivery(held, 1, TimeUnit.SECONDS.toNanos(20));
+
+  private Recording startedOn(WatchDelivery on) {
+    Recording queue = new Recording(on);
+    queue.start(null);
+    held.runAll();
+    return queue;
+  }
+
+  @Test
+  @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a lost wake-up would spin 20 s
+  void anExpectedEvent_isHandedOverByTheDrainAskedForBeforeIt() {
+    Recording queue = startedOn(waiting);
+
+    queue.expectEvent(1);
+    assertThat(held.pending).as("a drain asked for before the event exists").hasSize(1);
+    queue.send("e1");
+    assertThat(held.pending).as("the event joins the drain under way: no second one").hasSize(1);
+    held.runAll();   // the drain's wait ends when the event is queued, not after its 20 s
+
+    assertThat(queue.delivered).containsExactly("e1");
+  }
+
+  @Test
+  void aDrainWhoseEventNeverComes_endsAfterItsWait_andTheNextEventIsDeliveredAsUsual() {
+    WatchDelivery delivery = new WatchDelivery(held, 1, TimeUnit.MILLISECONDS.toNanos(1));
+    Recording queue = startedOn(delivery);
+
+    queue.expectEvent(1);
+    held.runAll();   // a refused write: no event within the wait
+    queue.send("e1");
+    assertThat(held.pending).as("the drain that waited ended: the event asks for a new one").hasSize(1);
+    held.runAll();
+
+    assertThat(queue.delivered).containsExactly("e1");
+    assertThat(delivery.startWaiting()).as("the waiting drain gave its place back").isTrue();
+  }
+
+  @Test
+  @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a lost wake-up would spin 20 s
+  void aCloseAskedForWhileTheDrainWaits_isDeliveredByThatDrain() {
+    Recording queue = startedOn(waiting);
+
+    queue.expectEvent(1);
+    queue.close();
+    assertThat(held.pending).hasSize(1);
+    held.runAll();
+
+    assertThat(queue.closes).isEqualTo(1);
+  }
+
+  @Test
+  @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void onlyAsManyDrainsWaitAtOnceAsTheClustersLimit_andNoneWithoutDemand() {
+    Recording first = startedOn(waiting);
+    Recording second = startedOn(waiting);
+
+    first.expectEvent(1);
+    second.expectEvent(1);
+    assertThat(held.pending).as("one place: the second queue waits as before").hasSize(1);
+    first.send("a");
+    held.runAll();
+    second.expectEvent(1);
+    assertThat(held.pending).as("the place is free again").hasSize(1);
+    second.send("b");
+    held.runAll();
+    first.expectEvent(1);
+
+    assertThat(first.delivered).containsExactly("a");
+    assertThat(second.delivered).containsExactly("b");
+    assertThat(held.pending).as("the first queue's demand is used up: no drain ahead of an event it cannot take")
+        .isEmpty();
+  }
+
+  @Test
+  void aDrainRefusedOnAClosedCluster_givesItsPlaceBack_andTheCloseIsStillDelivered() {
+    Recording queue = startedOn(waiting);
+    held.shut = true;
+
+    queue.expectEvent(1);
+    queue.close();
+
+    assertThat(waiting.startWaiting()).isTrue();
+    assertThat(queue.closes).as("delivered on the closing thread, as without threads").isEqualTo(1);
+  }
+
+  @Test
+  void aWriteToldToMoreWatchesThanMayWait_startsNoDrainAhead() {
+    Recording queue = startedOn(waiting);
+
+    queue.expectEvent(2);
+    assertThat(held.pending).as("two watches, one place: neither waits").isEmpty();
+    queue.send("e1");
+    held.runAll();
+
+    assertThat(queue.delivered).containsExactly("e1");
   }
 }

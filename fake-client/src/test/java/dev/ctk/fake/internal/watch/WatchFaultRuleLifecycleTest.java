@@ -19,9 +19,14 @@ class WatchFaultRuleLifecycleTest {
   private static final String CONFIG_MAPS = "/configmaps";
   private static final WatchFilter ALL = new WatchFilter(CONFIG_MAPS, null, LabelSelector.everything(), null);
 
-  /** A sink that keeps {@code TYPE name} of each event it is sent. */
+  /** A sink that keeps {@code TYPE name} of each event it is sent, and {@code expect N} when told to expect one. */
   private static final class Lines implements WatchSink {
     final List<String> sent = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void expectEvent(int watchesTold) {
+      sent.add("expect " + watchesTold);
+    }
 
     @Override
     public void send(String eventJson) {
@@ -95,5 +100,23 @@ class WatchFaultRuleLifecycleTest {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a watch event is not JSON: " + text, e);
     }
+  }
+
+  @Test
+  void aWatchThatARuleSelects_isNotToldToExpectAnEvent_untilTheRuleIsUsedUp() {
+    WatchHub hub = new WatchHub(100, 0);
+    Lines lines = new Lines();
+    hub.openFrom(0, 0, ALL, "v1", lines);
+    hub.faults().add(WatchFaultRule.of(WatchFaultRule.Kind.DROP, "drop(configmaps, next 1 event)", w -> true,
+        0, 0, 1));
+
+    hub.expectEvent(CONFIG_MAPS, "default");
+    hub.publish(new WatchEvent(CONFIG_MAPS, WatchEvent.ADDED, configMap("a", 1), null, 1));
+    hub.expectEvent(CONFIG_MAPS, "default");
+    hub.publish(new WatchEvent(CONFIG_MAPS, WatchEvent.ADDED, configMap("b", 2), null, 2));
+    hub.expectEvent("apps/deployments", "default");
+
+    assertThat(lines.sent).as("a dropped, then the direct path again; another collection tells nothing")
+        .containsExactly("expect 1", "ADDED b");
   }
 }
