@@ -36,7 +36,8 @@ final class ApplyMerge {
   }
 
   /**
-   * The live object with the configuration merged in.
+   * The live object with the configuration merged in: a new tree that shares no node with {@code live} or {@code
+   * config}, so callers may change it (the live object they pass shares its nodes with the stored version).
    *
    * @throws InvalidConfig when a list item of the configuration has no key, or a key twice
    */

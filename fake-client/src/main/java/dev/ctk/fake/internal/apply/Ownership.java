@@ -92,7 +92,8 @@ final class Ownership {
   /**
    * Applies a configuration (kube's field manager: before-first-apply, merge, prune, conflicts).
    *
-   * @param live the live object ({@code {}} when the apply creates it)
+   * @param live the live object ({@code {}} when the apply creates it); read only: it shares its nodes with the stored
+   *     version, and the result shares none with it
    * @param managers the live managers (not modified)
    * @throws ApplyConflicts when fields other managers own would change and {@code force} is off
    * @throws ApplyMerge.InvalidConfig when the configuration's lists cannot be merged

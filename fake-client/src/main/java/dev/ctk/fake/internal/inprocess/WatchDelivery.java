@@ -40,27 +40,41 @@ final class WatchDelivery implements Executor, AutoCloseable {
    */
   static final long WAIT_NANOS = 100_000;
 
+  /** The drains waiting for an expected event in this JVM, across every cluster's watches: the cores are shared. */
+  private static final AtomicInteger WAITING_IN_THIS_JVM = new AtomicInteger();
+
   private final ExecutorService pool;
   private final Set<WatchQueue> open = ConcurrentHashMap.newKeySet();
   private final int waitersAtOnce;
   private final long waitNanos;
-  private final AtomicInteger waiting = new AtomicInteger();
+  private final AtomicInteger waiting;
 
   WatchDelivery(String clusterName) {
-    this(threadsOf(clusterName), Runtime.getRuntime().availableProcessors() - 1, WAIT_NANOS);
+    this(threadsOf(clusterName), Runtime.getRuntime().availableProcessors() - 1, WAIT_NANOS, WAITING_IN_THIS_JVM);
   }
 
   /**
-   * Delivery on {@code pool} (tests give one that runs each task at once and counts them).
+   * Delivery on {@code pool} (tests give one that runs each task at once, or keeps it), with a count of waiting
+   * drains of its own.
    *
-   * @param waitersAtOnce how many drains may wait for an expected event at once, across the cluster's watches (one
-   *     core fewer than the machine has, so that the writer keeps one; none on a single core)
+   * @param waitersAtOnce how many drains may wait for an expected event at once
    * @param waitNanos how long such a drain waits
    */
   WatchDelivery(ExecutorService pool, int waitersAtOnce, long waitNanos) {
+    this(pool, waitersAtOnce, waitNanos, new AtomicInteger());
+  }
+
+  /**
+   * Delivery on {@code pool}, counting its waiting drains in {@code waiting}.
+   *
+   * @param waitersAtOnce how many drains counted by {@code waiting} may wait at once (for the clusters of a JVM: one
+   *     core fewer than the machine has, so that a writer keeps one; none on a single core)
+   */
+  private WatchDelivery(ExecutorService pool, int waitersAtOnce, long waitNanos, AtomicInteger waiting) {
     this.pool = pool;
     this.waitersAtOnce = waitersAtOnce;
     this.waitNanos = waitNanos;
+    this.waiting = waiting;
   }
 
   private static ExecutorService threadsOf(String clusterName) {

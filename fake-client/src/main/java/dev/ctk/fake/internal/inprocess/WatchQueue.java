@@ -16,7 +16,8 @@ import java.util.concurrent.RejectedExecutionException;
  * wakes, so the writing does not delay the informer (if the delivery thread asks for the text first, it writes it and
  * the writer waits for it). A drain writes what it takes outside the queue's monitor.
  * A drain is scheduled only when it has something to hand over (an event and the demand for it, or the
- * close), and once at {@link #start}, so a demand added with nothing queued wakes no thread. One drain per watch at a
+ * close), once at {@link #start}, and ahead of an expected event (below), so a demand added with nothing queued wakes
+ * no thread. One drain per watch at a
  * time, so events leave in queue order, and never on the writer's thread or under the store lock.
  *
  * <p>A write that may send an event ({@link #expectEvent}) starts a drain before the event exists, when the client
@@ -215,12 +216,15 @@ abstract class WatchQueue implements WatchSink {
     }
     try {
       delivery.execute(this::awaitThenDrain);
-    } catch (RejectedExecutionException e) {
+    } catch (RuntimeException | Error e) {
       delivery.stopWaiting();
       synchronized (this) {
         draining = false;
       }
-      schedule();   // a close asked for meanwhile found the drain under way: it is delivered here, without threads
+      if (!(e instanceof RejectedExecutionException)) {
+        throw e;
+      }
+      endWithoutThreads();   // the cluster is closed: as when a drain is refused in schedule
     }
   }
 

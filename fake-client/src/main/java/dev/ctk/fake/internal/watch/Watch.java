@@ -92,7 +92,7 @@ public final class Watch {
   /**
    * Whether this watch is told of a write that has begun on {@code storageKey} in {@code namespace} ({@code null}:
    * every namespace): open, on that collection and namespace, and selected by no fault rule (its events may be held,
-   * delayed or dropped).
+   * delayed or dropped; see {@link WatchOutbox#direct}).
    */
   boolean expects(String storageKey, String namespace) {
     return filter.storageKey().equals(storageKey)

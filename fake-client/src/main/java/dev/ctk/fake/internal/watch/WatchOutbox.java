@@ -102,7 +102,10 @@ final class WatchOutbox {
     this.faults = faults;
   }
 
-  /** Whether no fault rule selects this watch now: its next event would go straight to the sink. */
+  /**
+   * Whether no fault rule selects this watch now. Events an ended rule still delays or holds may be waiting: then the
+   * next event still queues behind them, and a drain woken for it waits in vain.
+   */
   boolean direct() {
     return rules.isEmpty();
   }

@@ -341,10 +341,12 @@ class WatchQueueTest {
     held.shut = true;
 
     queue.expectEvent(1);
+    assertThat(queue.closes).as("delivered at once on the writer's thread, as when a drain is refused")
+        .isEqualTo(1);
     queue.close();
 
     assertThat(waiting.startWaiting()).isTrue();
-    assertThat(queue.closes).as("delivered on the closing thread, as without threads").isEqualTo(1);
+    assertThat(queue.closes).as("once").isEqualTo(1);
   }
 
   @Test
@@ -357,5 +359,22 @@ class WatchQueueTest {
     held.runAll();
 
     assertThat(queue.delivered).containsExactly("e1");
+  }
+
+  @Test
+  void theClustersOfOneJvm_shareThePlacesOfWaitingDrains_oneCoreFewerThanTheMachineHas() {
+    try (WatchDelivery first = new WatchDelivery("first"); WatchDelivery second = new WatchDelivery("second")) {
+      int taken = 0;
+      while (first.startWaiting()) {
+        taken++;
+      }
+      boolean secondGotOne = second.startWaiting();
+      for (int i = 0; i < taken; i++) {
+        first.stopWaiting();
+      }
+
+      assertThat(taken).isEqualTo(Runtime.getRuntime().availableProcessors() - 1);
+      assertThat(secondGotOne).as("the first cluster took every place").isFalse();
+    }
   }
 }
