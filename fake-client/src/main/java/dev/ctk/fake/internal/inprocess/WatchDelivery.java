@@ -123,6 +123,11 @@ final class WatchDelivery implements Executor, AutoCloseable {
     return waitersAtOnce;
   }
 
+  /** Whether this delivery and {@code other} count their waiting drains together (the clusters of one JVM do). */
+  boolean sharesWaitingDrainsWith(WatchDelivery other) {
+    return waiting == other.waiting;
+  }
+
   /** How long a drain started ahead of an event waits for it. */
   long waitNanos() {
     return waitNanos;

@@ -15,13 +15,12 @@ import java.util.concurrent.RejectedExecutionException;
  * WatchDelivery}; an event not yet written ({@link EventText}) is written after that, while the delivery thread
  * wakes, so the writing does not delay the informer (if the delivery thread asks for the text first, it writes it and
  * the writer waits for it). A drain writes what it takes outside the queue's monitor.
- * A drain is scheduled only when it has something to hand over (an event and the demand for it, or the
- * close), once at {@link #start}, and ahead of an expected event (below), so a demand added with nothing queued wakes
- * no thread. One drain per watch at a
- * time, so events leave in queue order, and never on the writer's thread or under the store lock.
+ * A drain is scheduled only when it has something to hand over (an event and the demand for it, or the close), once at
+ * {@link #start}, and ahead of an expected event (below), so a demand added with nothing queued wakes no thread. One
+ * drain per watch at a time, so events leave in queue order, and never on the writer's thread or under the store lock.
  *
  * <p>A write that may send an event ({@link #expectEvent}) starts a drain before the event exists, when the client
- * waits for one and the cluster's limit of such drains allows: that drain waits for the event on its thread, so the
+ * waits for one and the JVM's limit of such drains allows: that drain waits for the event on its thread, so the
  * thread's wake-up overlaps the write's own work (on a 2-core VM, about 0.02 ms of a create seen by an informer).
  *
  * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events
@@ -222,7 +221,7 @@ abstract class WatchQueue implements WatchSink {
         draining = false;
       }
       if (!(e instanceof RejectedExecutionException)) {
-        throw e;
+        throw e;   // as a failed drain in schedule would: the write fails, later watches are not told
       }
       endWithoutThreads();   // the cluster is closed: as when a drain is refused in schedule
     }

@@ -17,11 +17,13 @@
  *       with more than 8 MiB of events waiting for a client that does not ask for them is closed, as over HTTP;
  *       the client re-watches from its last resourceVersion.
  *   <li>A write that may change a collection (not a dryRun) wakes, before its own work, a delivery thread for each
- *       watch of that collection and namespace whose client waits for an event, when those watches are no more than
- *       the machine's cores less one (none on one core; with more, the last informer to see the write waits for a
- *       wake-up anyway), and no more than that many wait at once in the JVM. Such a thread waits for the event without parking, at most 100 µs, so that its wake-up
- *       overlaps the write instead of following it. A write that ends without an event for that watch (refused, a
- *       no-op, not selected by the watch's label or field selector) costs the thread's whole wait on one core.
+ *       watch of that collection and namespace whose client waits for an event, when those watches are no more than the
+ *       machine's cores less one (none on one core; with more, the last informer to see the write waits for a wake-up
+ *       anyway), and no more than that many threads wait at once in the JVM. Such a thread waits for the event without
+ *       parking, at most 100 µs, so that its wake-up overlaps the write instead of following it. A write that ends
+ *       without an event for that watch (refused, a no-op, not selected by the watch's label or field selector) costs
+ *       the thread's whole wait on one core. HTTP watches ignore the news; an HTTP write only pays one more pass over
+ *       the collection's watches.
  *   <li>Closing a client closes the watches it opened; a closed client fails as fabric8's Vert.x client does
  *       ({@code IllegalStateException: Client is closed}, thrown for a request, as the failed future of a
  *       websocket). A watch whose client gave up before it opened (a timeout, a cancel) is closed, not opened.
