@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -40,17 +41,20 @@ final class WatchDelivery implements Executor, AutoCloseable {
    */
   static final long WAIT_NANOS = 100_000;
 
-  /** The drains waiting for an expected event in this JVM, across every cluster's watches: the cores are shared. */
-  private static final AtomicInteger WAITING_IN_THIS_JVM = new AtomicInteger();
+  /** How many drains may wait for an expected event in this JVM: one core fewer than the machine has. */
+  private static final int WAITERS_IN_THIS_JVM = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+
+  /** The places of drains waiting for an expected event, across every cluster of the JVM: the cores are shared. */
+  private static final Semaphore WAITING_IN_THIS_JVM = new Semaphore(WAITERS_IN_THIS_JVM);
 
   private final ExecutorService pool;
   private final Set<WatchQueue> open = ConcurrentHashMap.newKeySet();
   private final int waitersAtOnce;
   private final long waitNanos;
-  private final AtomicInteger waiting;
+  private final Semaphore waiting;
 
   WatchDelivery(String clusterName) {
-    this(threadsOf(clusterName), Runtime.getRuntime().availableProcessors() - 1, WAIT_NANOS, WAITING_IN_THIS_JVM);
+    this(threadsOf(clusterName), WAITERS_IN_THIS_JVM, WAIT_NANOS, WAITING_IN_THIS_JVM);
   }
 
   /**
@@ -61,16 +65,16 @@ final class WatchDelivery implements Executor, AutoCloseable {
    * @param waitNanos how long such a drain waits
    */
   WatchDelivery(ExecutorService pool, int waitersAtOnce, long waitNanos) {
-    this(pool, waitersAtOnce, waitNanos, new AtomicInteger());
+    this(pool, waitersAtOnce, waitNanos, new Semaphore(waitersAtOnce));
   }
 
   /**
-   * Delivery on {@code pool}, counting its waiting drains in {@code waiting}.
+   * Delivery on {@code pool}, its waiting drains taking places from {@code waiting}.
    *
-   * @param waitersAtOnce how many drains counted by {@code waiting} may wait at once (for the clusters of a JVM: one
-   *     core fewer than the machine has, so that a writer keeps one; none on a single core)
+   * @param waitersAtOnce how many places {@code waiting} has (for the clusters of a JVM: one core fewer than the
+   *     machine has, so that a writer keeps one; none on a single core)
    */
-  private WatchDelivery(ExecutorService pool, int waitersAtOnce, long waitNanos, AtomicInteger waiting) {
+  private WatchDelivery(ExecutorService pool, int waitersAtOnce, long waitNanos, Semaphore waiting) {
     this.pool = pool;
     this.waitersAtOnce = waitersAtOnce;
     this.waitNanos = waitNanos;
@@ -102,20 +106,12 @@ final class WatchDelivery implements Executor, AutoCloseable {
    * it back.
    */
   boolean startWaiting() {
-    while (true) {
-      int now = waiting.get();
-      if (now >= waitersAtOnce) {
-        return false;
-      }
-      if (waiting.compareAndSet(now, now + 1)) {
-        return true;
-      }
-    }
+    return waiting.tryAcquire();
   }
 
   /** Gives back a place taken by {@link #startWaiting}. */
   void stopWaiting() {
-    waiting.decrementAndGet();
+    waiting.release();
   }
 
   /** How many drains may wait for an expected event at once. */
