@@ -27,7 +27,7 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
   /** Compares {@code before} with {@code after}; either may be {@code null} (absent). */
   static Comparison of(JsonNode before, JsonNode after, FieldType type) {
     Comparison c = new Comparison(new FieldSet(), new FieldSet(), new FieldSet());
-    c.compare(new ArrayList<>(), before, after, type);
+    c.compare(new Position(c), before, after, type);
     return c;
   }
 
@@ -41,65 +41,117 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     return modified.isEmpty() ? added : added.union(modified);
   }
 
-  private void compare(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
+  /**
+   * A place in the walk: its element and, made when a path is first inserted below it, its node in each of the three
+   * sets. The walk inserts into the sets' nodes directly, without building a path for every field it visits.
+   */
+  private static final class Position {
+    private static final int ADDED = 0;
+    private static final int MODIFIED = 1;
+    private static final int REMOVED = 2;
+
+    private final Position parent;
+    private final PathElement element;
+    private final FieldSet[] nodes = new FieldSet[3];
+
+    /** The root: the sets themselves. */
+    Position(Comparison sets) {
+      parent = null;
+      element = null;
+      nodes[ADDED] = sets.added;
+      nodes[MODIFIED] = sets.modified;
+      nodes[REMOVED] = sets.removed;
+    }
+
+    private Position(Position parent, PathElement element) {
+      this.parent = parent;
+      this.element = element;
+    }
+
+    boolean isRoot() {
+      return parent == null;
+    }
+
+    Position child(PathElement childElement) {
+      return new Position(this, childElement);
+    }
+
+    /** Adds this path to a set (the root's empty path adds nothing, as in kube). */
+    void insert(int set) {
+      if (parent != null) {
+        parent.node(set).addMember(element);
+      }
+    }
+
+    private FieldSet node(int set) {
+      FieldSet node = nodes[set];
+      if (node == null) {
+        node = parent.node(set).childToBuild(element);
+        nodes[set] = node;
+      }
+      return node;
+    }
+  }
+
+  private void compare(Position at, JsonNode before, JsonNode after, FieldType type) {
     boolean leaf;
     if (isObjectLike(before, after)) {
       leaf = type.atomicObject() || (emptyObject(before) && emptyObject(after));
       if (leaf) {
-        leaf(path, before, after);
+        leaf(at, before, after);
       } else {
         // the keys of both sides, each once (the sets are ordered, so the order of the walk does not matter)
         for (Iterator<String> it = fieldNames(before); it.hasNext(); ) {
-          compareField(path, it.next(), before, after, type);
+          compareField(at, it.next(), before, after, type);
         }
         for (Iterator<String> it = fieldNames(after); it.hasNext(); ) {
           String key = it.next();
           if (child(before, key) == null) {
-            compareField(path, key, before, after, type);
+            compareField(at, key, before, after, type);
           }
         }
       }
     } else if (isListLike(before, after)) {
       leaf = type.listKind() == FieldType.ListKind.ATOMIC || (emptyList(before) && emptyList(after));
       if (leaf) {
-        leaf(path, before, after);
+        leaf(at, before, after);
       } else {
-        compareItems(path, before, after, type);
+        compareItems(at, before, after, type);
       }
     } else {
-      leaf(path, before, after);
+      leaf(at, before, after);
       leaf = true;
     }
     if (!leaf) {
       if (before == null) {
-        added.insert(path);
+        at.insert(Position.ADDED);
       } else if (after == null) {
-        removed.insert(path);
+        at.insert(Position.REMOVED);
       }
     }
   }
 
-  private void compareField(List<PathElement> path, String key, JsonNode before, JsonNode after, FieldType type) {
+  private void compareField(Position at, String key, JsonNode before, JsonNode after, FieldType type) {
     JsonNode from = child(before, key);
     JsonNode to = child(after, key);
-    if (path.isEmpty() && key.equals("metadata")) {
+    if (at.isRoot() && key.equals("metadata")) {
       from = ManagedFields.metadataWithoutThem(from);
       to = ManagedFields.metadataWithoutThem(to);
     }
-    compare(FieldSets.append(path, PathElement.field(key)), from, to, type.field(key));
+    compare(at.child(PathElement.field(key)), from, to, type.field(key));
   }
 
-  private void leaf(List<PathElement> path, JsonNode before, JsonNode after) {
+  private void leaf(Position at, JsonNode before, JsonNode after) {
     if (before == null) {
-      added.insert(path);
+      at.insert(Position.ADDED);
     } else if (after == null) {
-      removed.insert(path);
+      at.insert(Position.REMOVED);
     } else if (!JsonValues.equal(before, after)) {
-      modified.insert(path);
+      at.insert(Position.MODIFIED);
     }
   }
 
-  private void compareItems(List<PathElement> path, JsonNode before, JsonNode after, FieldType type) {
+  private void compareItems(Position at, JsonNode before, JsonNode after, FieldType type) {
     Map<PathElement, List<JsonNode>> left = index(before, type);
     Map<PathElement, List<JsonNode>> right = index(after, type);
     Set<PathElement> all = new LinkedHashSet<>(left.keySet());
@@ -107,23 +159,23 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
     for (PathElement pe : all) {
       List<JsonNode> l = left.getOrDefault(pe, List.of());
       List<JsonNode> r = right.getOrDefault(pe, List.of());
-      List<PathElement> itemPath = FieldSets.append(path, pe);
+      Position item = at.child(pe);
       if (l.size() <= 1 && r.size() <= 1) {
-        compare(itemPath, l.isEmpty() ? null : l.get(0), r.isEmpty() ? null : r.get(0), type.element());
+        compare(item, l.isEmpty() ? null : l.get(0), r.isEmpty() ? null : r.get(0), type.element());
       } else if (l.size() >= 2 && r.size() >= 2) {
         if (!sameItems(l, r)) {
-          modified.insert(itemPath);
+          item.insert(Position.MODIFIED);
         }
       } else if (l.size() >= 2) {
         if (!r.isEmpty()) {
-          compare(itemPath, null, r.get(0), type.element());
+          compare(item, null, r.get(0), type.element());
         }
-        removed.insert(itemPath);
+        item.insert(Position.REMOVED);
       } else {
         if (!l.isEmpty()) {
-          compare(itemPath, l.get(0), null, type.element());
+          compare(item, l.get(0), null, type.element());
         }
-        added.insert(itemPath);
+        item.insert(Position.ADDED);
       }
     }
   }

@@ -20,7 +20,8 @@ import java.util.TreeSet;
  *
  * <p>A set is built ({@link #insert}, {@link #of}, {@link #fromFieldsV1}) and never changed afterwards: the result of
  * an operation shares the parts it leaves unchanged with its operands (the operand itself when nothing changes), so
- * an update of an object with many fields does not copy its managers' sets.
+ * an update of an object with many fields does not copy its managers' sets. No node keeps an empty child, so
+ * {@link #isEmpty} looks at one node.
  */
 final class FieldSet {
 
@@ -46,6 +47,19 @@ final class FieldSet {
       node = node.children.computeIfAbsent(path.get(i), pe -> new FieldSet());
     }
     node.members.add(path.get(path.size() - 1));
+  }
+
+  /**
+   * The child node of {@code element}, made if absent, for a walk that builds the set node by node (only while the
+   * set is built; the walk must insert a member below it, since an empty child is never kept otherwise).
+   */
+  FieldSet childToBuild(PathElement element) {
+    return children.computeIfAbsent(element, pe -> new FieldSet());
+  }
+
+  /** Adds {@code element} as a member of this node (only while the set is built). */
+  void addMember(PathElement element) {
+    members.add(element);
   }
 
   /** Whether the path is a member. */
@@ -74,16 +88,9 @@ final class FieldSet {
     return child == null ? new FieldSet() : child;
   }
 
+  /** Whether the set has no path (no node keeps an empty child, so this looks at this node only). */
   boolean isEmpty() {
-    if (!members.isEmpty()) {
-      return false;
-    }
-    for (FieldSet child : children.values()) {
-      if (!child.isEmpty()) {
-        return false;
-      }
-    }
-    return true;
+    return members.isEmpty() && children.isEmpty();
   }
 
   FieldSet union(FieldSet other) {

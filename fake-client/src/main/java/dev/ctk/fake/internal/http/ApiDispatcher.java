@@ -1,6 +1,7 @@
 package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
 import java.util.Optional;
@@ -82,10 +83,11 @@ final class ApiDispatcher {
       return null;
     }
     String name = r.name() != null ? r.name() : response.createdName();
-    if (name == null || !store.exists(r.type(), r.namespace(), name)) {
+    ObjectNode stored = name == null ? null : store.stored(r.type(), r.namespace(), name);
+    if (stored == null) {
       return null;
     }
-    JsonNode generation = store.get(r.type(), r.namespace(), name).path("metadata").path("generation");
+    JsonNode generation = stored.path("metadata").path("generation");
     return generation.isIntegralNumber() ? generation.asLong() : null;
   }
 

@@ -143,6 +143,30 @@ class FieldSetTest {
   }
 
   @Test
+  void everyOperation_keepsNoEmptyNode_soIsEmptyAgreesWithThePaths() {
+    FieldSet deep = FieldSet.of(List.of(path("spec", "template", "spec", "containers"),
+        path("spec", "template", "metadata", "labels", "app"), path("status", "conditions")));
+    FieldSet other = FieldSet.of(List.of(path("spec", "template", "spec", "volumes"), path("metadata", "name")));
+    FieldSet spec = FieldSet.of(List.of(path("spec")));
+    FieldSet statusWithin = FieldSet.fromFieldsV1(json("{\"f:status\":{\"f:conditions\":{}}}"));
+
+    List<FieldSet> results = List.of(deep.difference(deep), deep.recursiveDifference(deep),
+        deep.intersection(other), deep.recursiveDifference(spec).recursiveDifference(statusWithin),
+        deep.difference(other), deep.union(other).difference(deep), deep.withPrefix(PathElement.field("metadata")),
+        IgnoredFields.ALL_BUT_STATUS.filter(other), IgnoredFields.STATUS.filter(statusWithin),
+        FieldSet.fromFieldsV1(json("{\"f:spec\":{\"f:template\":{}}}")).difference(
+            FieldSet.of(List.of(path("spec", "template")))));
+
+    for (FieldSet result : results) {
+      assertThat(result.isEmpty()).as("isEmpty of %s", result.paths()).isEqualTo(result.paths().isEmpty());
+      assertThat(result.toFieldsV1().isEmpty()).isEqualTo(result.paths().isEmpty());
+    }
+    assertThat(results.stream().filter(FieldSet::isEmpty).count()).as("most of them remove everything").isEqualTo(8);
+    assertThat(Comparison.of(new TextNode("a"), new TextNode("b"), FieldType.DEDUCED).changed().isEmpty())
+        .as("values compared at the root add no path").isTrue();
+  }
+
+  @Test
   void comparison_addsObjectsThatAppear_asMembersToo() {
     FieldType deployment = BuiltinTypes.forType("Deployment");
     Comparison c = Comparison.of(json("{\"spec\":{\"strategy\":{}}}"),
