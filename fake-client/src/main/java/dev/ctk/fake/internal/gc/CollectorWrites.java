@@ -70,9 +70,19 @@ final class CollectorWrites {
     }
   }
 
+  /** Whether a stored object's ownerReferences name {@code ownerUid}. */
+  boolean hasDependents(String ownerUid) {
+    return !ownerUid.isEmpty() && store.hasDependents(ownerUid);
+  }
+
   /** The stored objects whose ownerReferences name {@code ownerUid}. */
   List<StoredObject> dependentsOf(String ownerUid) {
     return ownerUid.isEmpty() ? List.of() : store.dependentsOf(ownerUid);
+  }
+
+  /** Whether the stored object with this uid is being deleted in the foreground. */
+  boolean waitsForDependents(String ownerUid) {
+    return store.byUid(ownerUid).map(owner -> waitsForDependents(owner.object())).orElse(false);
   }
 
   /** Whether an owner is being deleted in the foreground (it waits for its blocking dependents). */

@@ -91,11 +91,18 @@ public final class GarbageCollector implements ChangeObserver, AutoCloseable {
     if (NamespaceLifecycle.isNamespace(type)) {
       namespaces.removed(gone.name());
     }
-    queue.add(new WorkItem("removed/" + uid, "collect the dependents of " + CollectorWrites.describe(gone)
-        + " (deleted)", () -> {
-          cascade.collectDependents(uid);
-          owners.forEach(cascade::releaseForegroundOwner);
-        }));
+    // decided now, under the store lock: with no dependent to collect and no owner waiting for its dependents there
+    // is no work item, and no thread is woken for the removal. A dependent that names the gone uid later is a
+    // dangling owner reference (ownerReferencesAdded checks it); an owner whose foreground deletion starts later
+    // releases itself once its dependents are gone (OwnerCascade.deleteDependentsFirst).
+    List<String> waiting = owners.stream().filter(writes::waitsForDependents).toList();
+    if (!waiting.isEmpty() || writes.hasDependents(uid)) {
+      queue.add(new WorkItem("removed/" + uid, "collect the dependents of " + CollectorWrites.describe(gone)
+          + " (deleted)", () -> {
+            cascade.collectDependents(uid);
+            waiting.forEach(cascade::releaseForegroundOwner);
+          }));
+    }
     if (namespace != null) {
       namespaces.contentRemoved(namespace);
     }

@@ -6,7 +6,9 @@
  * <p>How it runs ({@code FakeCluster.Builder.withGarbageCollection}): {@code ASYNCHRONOUS} by default, as in a
  * cluster: store callbacks (under the store lock) only queue work items ({@link dev.ctk.fake.internal.gc.WorkItem});
  * one daemon thread per cluster, {@code ctk-fake-<n>-gc}, does them in order after the request that caused them was
- * answered, each step an ordinary API write (admission hooks see it, watchers get its event). The namespace
+ * answered, each step an ordinary API write (admission hooks see it, watchers get its event). A removal queues work
+ * only when it has some (an object references the removed one, or one of its owners waits for its dependents in the
+ * foreground), decided under the store lock; other removals wake no thread. The namespace
  * controller starts a grace period after a Namespace is deleted (kube's 5 seconds, configurable), timed on the
  * cluster's {@code TimeSource}, so a {@code VirtualTime} holds it until the test advances the clock.
  * {@code FakeCluster.awaitGarbageCollection} waits on a condition the thread signals when its queue is empty and

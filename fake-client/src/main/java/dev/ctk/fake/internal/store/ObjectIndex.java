@@ -90,6 +90,12 @@ final class ObjectIndex {
     return place == null ? Optional.empty() : Optional.ofNullable(resolve(place));
   }
 
+  /** Whether a stored object has an ownerReference to {@code ownerUid}. */
+  boolean hasDependents(String ownerUid) {
+    Set<Place> places = dependents.get(ownerUid);
+    return places != null && !places.isEmpty();
+  }
+
   /** The stored objects with an ownerReference to {@code ownerUid}, in store order. */
   List<StoredObject> dependentsOf(String ownerUid) {
     Set<Place> places = dependents.get(ownerUid);

@@ -527,6 +527,11 @@ public final class ObjectStore {
     return locked(() -> index.dependentsOf(ownerUid));
   }
 
+  /** Whether a stored object's {@code metadata.ownerReferences} name {@code ownerUid} (an index lookup). */
+  public boolean hasDependents(String ownerUid) {
+    return locked(() -> index.hasDependents(ownerUid));
+  }
+
   /** The stored objects of one namespace (every namespaced kind), in {@link #objects()} order. */
   public List<StoredObject> objectsIn(String namespace) {
     return locked(() -> index.inNamespace(namespace));
