@@ -27,8 +27,10 @@ import java.util.Optional;
  *       {@code foregroundDeletion}, else Background.</li>
  * </ul>
  *
- * <p>The check runs for an object whose new references name a uid the store does not hold, or an owner in another
- * namespace (kube's graph reports those too); a reference to a live owner by a wrong name is left alone until that
+ * <p>The check is queued when an object gains references and reads them as they are when it runs. It acts when one
+ * names a uid the store does not hold, or an owner in another namespace (kube's graph reports those too). A reference
+ * removed by the time it runs is not looked at, and one added meanwhile is; a reference to a live owner by a wrong
+ * name is left alone until that
  * owner is deleted, as in kube. A reference whose kind is not served (no CRD), or a cluster-scoped object that names
  * a namespaced owner, leaves the object as it is (kube retries those forever, or reports them as invalid).
  */
@@ -44,14 +46,14 @@ final class DanglingOwners {
   }
 
   /**
-   * Checks an object that gained owner references.
+   * Checks an object that gained owner references, by the references it has when the check runs: a check still
+   * queued when the object gains more (the queue keeps one per object) covers those too.
    *
    * @param uid the object's uid (it is skipped if it went, or was replaced)
-   * @param addedOwnerUids the uids its references gained
    */
-  void check(String uid, List<String> addedOwnerUids) {
+  void check(String uid) {
     Optional<StoredObject> found = writes.store().byUid(uid);
-    if (found.isEmpty() || !unseenOwner(found.get(), addedOwnerUids)) {
+    if (found.isEmpty() || !unseenOwner(found.get(), CollectorWrites.ownerUids(found.get().object()))) {
       return;
     }
     StoredObject item = found.get();
@@ -95,9 +97,9 @@ final class DanglingOwners {
     }
   }
 
-  /** Whether an added reference names a uid the store does not hold, or a namespaced owner in another namespace. */
-  private boolean unseenOwner(StoredObject item, List<String> addedOwnerUids) {
-    for (String ownerUid : addedOwnerUids) {
+  /** Whether a reference names a uid the store does not hold, or a namespaced owner in another namespace. */
+  private boolean unseenOwner(StoredObject item, List<String> ownerUids) {
+    for (String ownerUid : ownerUids) {
       Optional<StoredObject> owner = writes.store().byUid(ownerUid);
       if (owner.isEmpty()) {
         return true;

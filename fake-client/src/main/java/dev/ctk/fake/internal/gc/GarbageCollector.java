@@ -112,7 +112,7 @@ public final class GarbageCollector implements ChangeObserver, AutoCloseable {
   public void ownerReferencesAdded(ResourceType type, ObjectNode object, List<String> ownerUids) {
     String uid = CollectorWrites.uidOf(object);
     queue.add(new WorkItem("owners/" + uid, "check the owners of " + CollectorWrites.describe(
-        new StoredObject(type, object)), () -> dangling.check(uid, ownerUids)));
+        new StoredObject(type, object)), () -> dangling.check(uid)));
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.ctk.fake.internal.gc;
 
 import static dev.ctk.fake.internal.store.OwnedObjects.object;
+import static dev.ctk.fake.internal.store.OwnedObjects.withOwners;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.controller.TimeSource;
 import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceRegistry;
@@ -77,6 +79,26 @@ class RemovalWorkTest {
     collector.awaitSettled(WAIT, "test");
 
     assertThat(store.exists(secrets, "default", "late")).as("a dependent of an owner that is gone").isFalse();
+  }
+
+  @Test
+  void referenceToARemovedOwner_addedWhileTheDependentsCheckWaits_isStillCollected() {
+    String first = create(configMaps, "owner");
+    String removed = create(configMaps, "other");
+    awaitNoCollectorThread();
+
+    store.inTransaction(() -> {
+      create(secrets, "busy", first);   // the collector's thread takes this one's check and waits for the lock
+      create(secrets, "dependent", first);   // its check is queued behind
+      delete(configMaps, "other");   // nothing references it: nothing is queued
+      ObjectNode body = store.get(secrets, "default", "dependent").deepCopy();
+      store.update(secrets, "default", "dependent", withOwners(body, removed), null, WriteOptions.API);
+      return null;   // the update's own check is not queued twice: the queued one must see the new reference
+    });
+    collector.awaitSettled(WAIT, "test");
+
+    assertThat(store.exists(secrets, "default", "dependent")).as("a dependent whose only owner is gone").isFalse();
+    assertThat(store.exists(secrets, "default", "busy")).isTrue();
   }
 
   private static boolean collectorThreadAlive() {
