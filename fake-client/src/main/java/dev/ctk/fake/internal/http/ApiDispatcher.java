@@ -1,9 +1,9 @@
 package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.internal.store.StoredObject;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -83,11 +83,11 @@ final class ApiDispatcher {
       return null;
     }
     String name = r.name() != null ? r.name() : response.createdName();
-    ObjectNode stored = name == null ? null : store.stored(r.type(), r.namespace(), name);
-    if (stored == null) {
+    Optional<StoredObject> stored = name == null ? Optional.empty() : store.find(r.type(), r.namespace(), name);
+    if (stored.isEmpty()) {
       return null;
     }
-    JsonNode generation = stored.path("metadata").path("generation");
+    JsonNode generation = stored.get().object().path("metadata").path("generation");
     return generation.isIntegralNumber() ? generation.asLong() : null;
   }
 

@@ -163,14 +163,6 @@ public final class ObjectStore {
   }
 
   /**
-   * The stored object, or {@code null} when there is none or the kind is not served: {@link #exists} and
-   * {@link #get} in one lookup, for a caller that expects either.
-   */
-  public ObjectNode stored(ResourceType type, String namespace, String name) {
-    return locked(() -> served(type) ? collection(type).get(key(type, namespace, name)) : null);
-  }
-
-  /**
    * Lists a collection (all namespaces when {@code namespace} is null), one page at a time.
    *
    * @param limit page size, {@code <= 0} for everything
