@@ -9,20 +9,21 @@ import io.vertx.core.http.HttpServerResponse;
  * A watch over a plain HTTP response (what kubectl {@code get -w}, client-go and fabric8 with
  * {@code onlyHttpWatches} use): status 200, {@code Transfer-Encoding: chunked}, one JSON event per line.
  *
- * <p>Runs on the Vert.x event loop and never blocks: events are queued to the connection's context and written
- * there in commit order. The {@link RequestPipeline} registers the watch before {@link #start} writes the headers
- * (the events queued meanwhile run on the event loop after the handler). The response ends when the watch closes
+ * <p>Runs on the Vert.x event loop and never blocks: events are written on the connection's event loop in commit
+ * order, through {@link EventLoopWrites} (so the event of a write made by a request on the same loop goes out before
+ * that request's answer). The {@link RequestPipeline} registers the watch before {@link #start} writes the headers
+ * (the events sent meanwhile are written when the handler returns). The response ends when the watch closes
  * ({@code timeoutSeconds}, 410, cluster close) and the watch closes when the client goes away or stops reading (its
  * write queue is full: see {@link WatchSessions}).
  */
 final class ChunkedWatchStream implements WatchSink {
 
-  private final Context context;
+  private final EventLoopWrites writes;
   private final HttpServerResponse response;
   private volatile Watch watch;
 
   ChunkedWatchStream(Context context, HttpServerResponse response) {
-    this.context = context;
+    this.writes = new EventLoopWrites(context);
     this.response = response;
   }
 
@@ -41,7 +42,7 @@ final class ChunkedWatchStream implements WatchSink {
 
   @Override
   public void send(String eventJson) {
-    context.runOnContext(v -> {
+    writes.run(() -> {
       if (!response.ended() && !response.closed()) {
         response.write(eventJson + "\n");
         Watch w = watch;
@@ -54,7 +55,7 @@ final class ChunkedWatchStream implements WatchSink {
 
   @Override
   public void close() {
-    context.runOnContext(v -> {
+    writes.run(() -> {
       if (!response.ended() && !response.closed()) {
         response.end();
       }

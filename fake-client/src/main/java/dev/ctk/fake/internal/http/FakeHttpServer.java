@@ -230,11 +230,12 @@ public final class FakeHttpServer implements AutoCloseable {
     Context context = Vertx.currentContext() != null ? Vertx.currentContext() : current.getOrCreateContext();
     if (isUpgrade(request)) {
       request.pause();
-      pipeline.handle(new VertxExchange(current, context, request, ApiRequest.from(request, null)), sequence, time);
+      EventLoopWrites.handling(() -> pipeline.handle(
+          new VertxExchange(current, context, request, ApiRequest.from(request, null)), sequence, time));
       return;
     }
-    request.body().onSuccess(body -> pipeline.handle(new VertxExchange(current, context, request,
-        ApiRequest.from(request, body == null ? null : body.getBytes())), sequence, time));
+    request.body().onSuccess(body -> EventLoopWrites.handling(() -> pipeline.handle(new VertxExchange(current,
+        context, request, ApiRequest.from(request, body == null ? null : body.getBytes())), sequence, time)));
     request.resume();
   }
 

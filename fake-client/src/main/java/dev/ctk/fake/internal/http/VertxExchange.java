@@ -52,6 +52,7 @@ final class VertxExchange implements ApiExchange {
 
   @Override
   public void respond(int code, Map<String, List<String>> headers, byte[] body) {
+    EventLoopWrites.runKept();   // the watch events of this request's write go first
     request.resume();
     HttpServerResponse out = request.response();
     out.setStatusCode(code);

@@ -20,7 +20,9 @@ import java.util.List;
  * <p>The watch is registered with the store by the {@link RequestPipeline} before the upgrade is answered, so a
  * client that sees its websocket open is guaranteed to receive every later change (and every synthetic event).
  * Events that arrive before mockwebserver calls {@link #onOpen} are buffered. Everything runs on the connection's
- * event loop: the store lock is never held while writing, and each watch receives changes in commit order.
+ * event loop, through {@link EventLoopWrites}: the store lock is never held while writing, each watch receives
+ * changes in commit order, and the event of a write made by a request on the same event loop goes out before that
+ * request's answer.
  */
 final class WebSocketWatch extends WebSocketListener {
 
@@ -86,12 +88,12 @@ final class WebSocketWatch extends WebSocketListener {
   }
 
   /**
-   * Queues to the event loop; buffers until the socket is open. Its state is only touched on that event loop. Closes
+   * Writes on the event loop ({@link EventLoopWrites}); buffers until the socket is open. Its state is only touched on that event loop. Closes
    * the watch when the client stops reading (the socket's write queue, or the buffer before the socket opens,
    * holds more than {@link WatchSessions#WRITE_QUEUE_BYTES}).
    */
   private static final class Sink implements WatchSink {
-    private final Context context;
+    private final EventLoopWrites writes;
     private final List<String> pending = new ArrayList<>();
     private long pendingChars;
     private WebSocket webSocket;
@@ -100,11 +102,11 @@ final class WebSocketWatch extends WebSocketListener {
     private volatile Watch watch;
 
     Sink(Context context) {
-      this.context = context;
+      this.writes = new EventLoopWrites(context);
     }
 
     void open(WebSocket socket) {
-      context.runOnContext(v -> {
+      writes.run(() -> {
         webSocket = socket;
         vertxSocket = vertxSocketOf(socket);
         if (clientGone()) {
@@ -137,7 +139,7 @@ final class WebSocketWatch extends WebSocketListener {
 
     @Override
     public void send(String eventJson) {
-      context.runOnContext(v -> {
+      writes.run(() -> {
         if (webSocket == null) {
           pending.add(eventJson);
           pendingChars += eventJson.length();
@@ -162,7 +164,7 @@ final class WebSocketWatch extends WebSocketListener {
 
     @Override
     public void close() {
-      context.runOnContext(v -> {
+      writes.run(() -> {
         closeRequested = true;
         if (webSocket != null) {
           webSocket.close(NORMAL_CLOSURE, "");
