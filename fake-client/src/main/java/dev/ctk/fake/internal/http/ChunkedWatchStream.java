@@ -43,7 +43,7 @@ final class ChunkedWatchStream implements WatchSink {
   @Override
   public void send(String eventJson) {
     writes.run(() -> {
-      if (!response.ended() && !response.closed()) {
+      if (streaming()) {
         response.write(eventJson + "\n");
         Watch w = watch;
         if (w != null && response.writeQueueFull()) {
@@ -53,10 +53,18 @@ final class ChunkedWatchStream implements WatchSink {
     });
   }
 
+  /**
+   * Whether the stream is open: its head written by {@link #start} and not ended. A watch refused after it was
+   * registered gets an error answer instead of a head; what it was sent before the refusal is dropped.
+   */
+  private boolean streaming() {
+    return response.headWritten() && !response.ended() && !response.closed();
+  }
+
   @Override
   public void close() {
     writes.run(() -> {
-      if (!response.ended() && !response.closed()) {
+      if (streaming()) {
         response.end();
       }
     });

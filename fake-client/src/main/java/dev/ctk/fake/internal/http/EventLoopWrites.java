@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  *
  * <p>Order holds: a write is kept only while none of this connection's writes is queued, so one asked for earlier from
- * another thread (a delivery from the garbage collector, a bookmark) is never overtaken. Limits: only a write asked for
- * on the thread of the event loop the object was made on is kept, so one made off its loop always queues; a write that
- * throws is rethrown to Vert.x once the handler returned and every other write ran, as a queued one's would be
- * reported.
+ * another thread (a delivery from the garbage collector, a bookmark) is never overtaken: then it queues too. Limits:
+ * only a write asked for on the thread of the event loop the object was made on is kept, so one made off its loop
+ * always queues; a write that throws is rethrown to Vert.x once the handler returned and every other write ran, so it
+ * is reported on the context of the request that made it, where a queued one's is reported on the watch's.
  */
 final class EventLoopWrites {
 
@@ -67,10 +67,12 @@ final class EventLoopWrites {
 
   /**
    * Handles one request on the current event loop, then runs the writes it asked for that {@link #runKept} did not
-   * run yet, in order. A nested call just runs {@code request}.
+   * run yet, in order. A nested call just runs {@code request}. Whatever the handler or a write throws, every kept
+   * write runs and nothing stays kept for the next request.
    *
    * @param request the handler
-   * @throws RuntimeException the first that the handler or a write threw, once every write ran
+   * @throws RuntimeException the first that the handler or a write threw (an {@link Error} as itself), once every
+   *     write ran; later ones are suppressed by it
    */
   static void handling(Runnable request) {
     Kept kept = KEPT.get();
@@ -81,22 +83,29 @@ final class EventLoopWrites {
     kept.open = true;
     try {
       request.run();
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
       kept.failed(e);
     } finally {
       kept.open = false;
     }
     kept.runAll();
-    RuntimeException failure = kept.failure;
+    Throwable failure = kept.failure;
     kept.failure = null;
+    if (failure instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failure instanceof Error e) {
+      throw e;
+    }
     if (failure != null) {
-      throw failure;
+      throw new IllegalStateException(failure);   // a checked exception thrown through a Runnable
     }
   }
 
   /**
    * Runs, in order, the writes kept so far by the request handled on this thread (none outside {@link #handling}).
-   * Called before an answer is written, with the store lock released.
+   * Called before an answer is written, with the store lock released; what a write throws is thrown by
+   * {@link #handling} once the answer is written, not here.
    */
   static void runKept() {
     Kept kept = KEPT.get();
@@ -109,23 +118,36 @@ final class EventLoopWrites {
   private static final class Kept {
     private final List<Runnable> writes = new ArrayList<>();
     private boolean open;
-    private RuntimeException failure;
+    private boolean running;
+    private Throwable failure;
 
+    /**
+     * Runs every kept write, each even if one before it threw, and forgets them. A write kept meanwhile runs in the
+     * same pass; a call from within a write returns at once, since the pass under way runs what was kept.
+     */
     void runAll() {
-      for (int i = 0; i < writes.size(); i++) {   // a write may keep another: it runs in this pass
-        try {
-          writes.get(i).run();
-        } catch (RuntimeException e) {
-          failed(e);
-        }
+      if (running) {
+        return;
       }
-      writes.clear();
+      running = true;
+      try {
+        for (int i = 0; i < writes.size(); i++) {
+          try {
+            writes.get(i).run();
+          } catch (Throwable e) {
+            failed(e);
+          }
+        }
+      } finally {
+        writes.clear();
+        running = false;
+      }
     }
 
-    void failed(RuntimeException e) {
+    void failed(Throwable e) {
       if (failure == null) {
         failure = e;
-      } else {
+      } else if (failure != e) {
         failure.addSuppressed(e);
       }
     }

@@ -88,9 +88,9 @@ final class WebSocketWatch extends WebSocketListener {
   }
 
   /**
-   * Writes on the event loop ({@link EventLoopWrites}); buffers until the socket is open. Its state is only touched on that event loop. Closes
-   * the watch when the client stops reading (the socket's write queue, or the buffer before the socket opens,
-   * holds more than {@link WatchSessions#WRITE_QUEUE_BYTES}).
+   * Writes on the event loop ({@link EventLoopWrites}); buffers until the socket is open. Its state is only touched
+   * on that event loop. Closes the watch when the client stops reading (the socket's write queue, or the buffer
+   * before the socket opens, holds more than {@link WatchSessions#WRITE_QUEUE_BYTES}).
    */
   private static final class Sink implements WatchSink {
     private final EventLoopWrites writes;

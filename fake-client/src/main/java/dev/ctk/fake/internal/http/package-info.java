@@ -34,7 +34,8 @@
  * <p>Watches register with the store under its lock and hand every event to the connection's event loop (or the
  * in-process delivery threads), so the lock is never held across I/O and each watch receives changes in commit
  * order. An event of a write that a request on the watch's own event loop made is written as soon as the lock is
- * released, before that request's answer ({@code EventLoopWrites}); any other is queued to the loop. Watch timeouts,
+ * released, before that request's answer ({@code EventLoopWrites}), unless an earlier event of that watch is still
+ * queued; any other is queued to the loop. Watch timeouts,
  * bookmarks and delayed requests run on the cluster's timer thread.
  *
  * <p>What kube answers outside the resources: {@code UnservedPaths} (a Status 404 inside kube's own API groups,

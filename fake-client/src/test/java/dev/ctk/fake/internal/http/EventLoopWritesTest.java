@@ -1,11 +1,11 @@
 package dev.ctk.fake.internal.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -97,41 +97,106 @@ class EventLoopWritesTest {
 
   @Test
   void aWriteThatThrows_isRethrownOnceTheOtherWritesRan() throws Exception {
-    CompletableFuture<Throwable> thrown = new CompletableFuture<>();
-    onLoop(writes -> {
-      try {
-        EventLoopWrites.handling(() -> {
-          writes.run(() -> {
-            throw new IllegalStateException("socket gone");
-          });
-          writes.run(() -> log.add("next event"));
-        });
-        thrown.complete(null);
-      } catch (RuntimeException e) {
-        thrown.complete(e);
-      }
-    });
+    Throwable thrown = handledOnLoop(writes -> {
+      writes.run(() -> {
+        throw new IllegalStateException("socket gone");
+      });
+      writes.run(() -> log.add("next event"));
+    }, writes -> { });
 
-    assertThat(thrown.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class).hasMessage("socket gone");
+    assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("socket gone");
     assertThat(log).containsExactly("next event");
   }
 
   @Test
   void aHandlerThatThrows_stillRunsItsWrites_thenRethrows() throws Exception {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    onLoop(writes -> {
-      assertThatThrownBy(() -> EventLoopWrites.handling(() -> {
-        writes.run(() -> log.add("event"));
-        throw new IllegalArgumentException("bad request");
-      })).hasMessage("bad request");
+    Throwable thrown = handledOnLoop(writes -> {
+      writes.run(() -> log.add("event"));
+      throw new IllegalArgumentException("bad request");
+    }, writes -> {
       writes.run(() -> log.add("later write, queued"));
       log.add("handler returned");
-      done.complete(null);
     });
 
-    done.get(10, TimeUnit.SECONDS);
+    assertThat(thrown).hasMessage("bad request");
     awaitLog(3);
     assertThat(log).containsExactly("event", "handler returned", "later write, queued");
+  }
+
+  @Test
+  void aHandlerThatThrowsAnError_runsItsWrites_andLeavesNothingForTheNextRequest() throws Exception {
+    Throwable thrown = handledOnLoop(writes -> {
+      writes.run(() -> log.add("event"));
+      throw new AssertionError("an admission hook's assertion");
+    }, writes -> EventLoopWrites.handling(() -> log.add("next request")));
+
+    assertThat(thrown).isInstanceOf(AssertionError.class).hasMessage("an admission hook's assertion");
+    awaitLog(2);
+    assertThat(log).containsExactly("event", "next request");
+  }
+
+  @Test
+  void aWriteThatThrowsAnError_isNotRunAgain_byTheNextRequest() throws Exception {
+    Throwable thrown = handledOnLoop(writes -> {
+      writes.run(() -> log.add("first"));
+      writes.run(() -> {
+        throw new StackOverflowError("write failed");
+      });
+    }, writes -> EventLoopWrites.handling(() -> writes.run(() -> log.add("second"))));
+
+    assertThat(thrown).isInstanceOf(StackOverflowError.class).hasMessage("write failed");
+    awaitLog(2);
+    assertThat(log).containsExactly("first", "second");
+  }
+
+  @Test
+  void aWriteThatThrowsDuringRunKept_isThrownAfterTheAnswer() throws Exception {
+    Throwable thrown = handledOnLoop(writes -> {
+      writes.run(() -> {
+        throw new IllegalStateException("socket gone");
+      });
+      EventLoopWrites.runKept();
+      log.add("answer");
+    }, writes -> { });
+
+    assertThat(thrown).hasMessage("socket gone");
+    assertThat(log).containsExactly("answer");
+  }
+
+  @Test
+  void runKept_fromWithinAKeptWrite_runsNoWriteTwice() throws Exception {
+    onLoop(writes -> EventLoopWrites.handling(() -> {
+      writes.run(() -> {
+        log.add("outer");
+        EventLoopWrites.runKept();
+      });
+      writes.run(() -> log.add("next"));
+      EventLoopWrites.runKept();
+    }));
+
+    awaitLog(2);
+    assertThat(log).containsExactly("outer", "next");
+  }
+
+  /**
+   * Handles {@code request} on the loop with writes made there, then runs {@code next} there.
+   *
+   * @return what handling the request threw, or null
+   */
+  private Throwable handledOnLoop(Consumer<EventLoopWrites> request, Consumer<EventLoopWrites> next)
+      throws Exception {
+    CompletableFuture<Optional<Throwable>> thrown = new CompletableFuture<>();
+    onLoop(writes -> {
+      Throwable failure = null;
+      try {
+        EventLoopWrites.handling(() -> request.accept(writes));
+      } catch (RuntimeException | Error e) {
+        failure = e;
+      }
+      next.accept(writes);
+      thrown.complete(Optional.ofNullable(failure));
+    });
+    return thrown.get(10, TimeUnit.SECONDS).orElse(null);
   }
 
   /** Runs {@code body} on the context's event loop with writes made there, as a watch's sink makes them. */
