@@ -105,7 +105,11 @@ public final class FakeHttpServer implements AutoCloseable {
         .setHandle100ContinueAutomatically(true)
         .setHttp2ClearTextEnabled(false)
         .setMaxInitialLineLength(64 * 1024)
-        .setMaxHeaderSize(MAX_HEADER_BYTES);
+        .setMaxHeaderSize(MAX_HEADER_BYTES)
+        // a websocket watch the fake ends is closed once its close frame is written, as kube-apiserver closes it:
+        // Vert.x would wait up to 10 s for the client's close frame, which fabric8's client, paused between events,
+        // may never send, and the connection held the closed fake in memory (and its close) that long
+        .setWebSocketClosingTimeout(0);
     server = vertx.createHttpServer(options);
     server.invalidRequestHandler(FakeHttpServer::invalidRequest);
     server.requestHandler(request -> {
