@@ -108,7 +108,8 @@ public final class FakeHttpServer implements AutoCloseable {
         .setMaxHeaderSize(MAX_HEADER_BYTES)
         // a websocket watch the fake ends is closed once its close frame is written, as kube-apiserver closes it:
         // Vert.x would wait up to 10 s for the client's close frame, which fabric8's client, paused between events,
-        // may never send, and the connection held the closed fake in memory (and its close) that long
+        // may never send, and that kept the closed fake in memory, and its close() waiting, that long. A fake that
+        // closes while a client has stopped reading drops what that client's socket still had to write.
         .setWebSocketClosingTimeout(0);
     server = vertx.createHttpServer(options);
     server.invalidRequestHandler(FakeHttpServer::invalidRequest);

@@ -129,7 +129,7 @@ final class WebSocketWatch extends WebSocketListener {
      * socket with "WebSocket is closed".
      */
     private boolean clientGone() {
-      if (vertxSocket == null || !vertxSocket.isClosed()) {
+      if (!closing()) {
         return false;
       }
       pending.clear();
@@ -166,10 +166,19 @@ final class WebSocketWatch extends WebSocketListener {
     public void close() {
       writes.run(() -> {
         closeRequested = true;
-        if (webSocket != null) {
+        if (webSocket != null && !closing()) {
           webSocket.close(NORMAL_CLOSURE, "");
         }
       });
+    }
+
+    /**
+     * Whether the socket is closed or closing already (the client's close frame was answered, or the fake's close
+     * closed the connection first): Vert.x then closes the connection once its close frame is written, and a second
+     * close would close it at once, before that frame (the server's closing timeout is 0, {@link FakeHttpServer}).
+     */
+    private boolean closing() {
+      return vertxSocket != null && vertxSocket.isClosed();
     }
   }
 
