@@ -50,7 +50,9 @@
  * kinds, kube's protobuf ({@link dev.ctk.fake.internal.protobuf.ProtobufBody}, with the limits of its package), no
  * CBOR; no Table responses; no aggregated discovery; {@code /openapi/v2} is an empty document and
  * {@code /openapi/v3} is 404; no HTTP/2. A watch client that stops reading is not slowed down: its watch is closed
- * once 8 MiB wait in its connection's write queue (kube closes such watchers too; the client re-watches).
+ * once 8 MiB wait in its connection's write queue (kube closes such watchers too; the client re-watches). A websocket
+ * watch the fake ends is closed once its close frame is written, without waiting for the client's (as kube closes it);
+ * a client that answers late finds the connection gone.
  * {@code timeoutSeconds} above one year is capped at one year. Of the subresources beyond status and scale, nothing
  * connects anywhere: log, exec, attach and port-forward answer what a bare kube-apiserver answers for an unscheduled
  * Pod or a missing Node, and 503 where kube would reach a kubelet; the proxies answer 404 or 503; a TokenRequest gets
