@@ -32,7 +32,7 @@ class WebSocketWatchCloseTest {
   void aWatchThatTimesOut_hasItsConnectionClosed_withoutTheClientsCloseFrame() throws Exception {
     try (FakeCluster cluster = FakeCluster.builder().withClientTransport(ClientTransport.HTTP).build();
         Socket socket = upgraded(cluster, WATCH + "&timeoutSeconds=1")) {
-      byte[] received = readUntilClosed(socket, 5, "its watch timed out");
+      byte[] received = readUntilClosed(socket, 5, "a watch with timeoutSeconds=1 began");
 
       assertThat(received).as("the bytes the server sent after the upgrade").containsExactly(NORMAL_CLOSE);
     }
