@@ -49,7 +49,8 @@ final class CelTestSupport {
         "CustomResourceDefinition", causes);
   }
 
-  private static JsonNode invalid(String qualifiedKind, String name, String group, String kind, Cause... causes) {
+  /** kube's 422 for an object of {@code qualifiedKind} with these causes. */
+  static JsonNode invalid(String qualifiedKind, String name, String group, String kind, Cause... causes) {
     ObjectNode status = (ObjectNode) json("""
         {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"Invalid","code":422}""");
     StringBuilder joined = new StringBuilder();

@@ -19,6 +19,8 @@ final class CelScenarios {
   private static final String GROUP = "cel";
   private static final String NO_CEL_BEFORE_1_25 = "kube-apiserver before 1.25 drops x-kubernetes-validations and "
       + "evaluates no CEL rule";
+  /** An evaluated message of 5,100 bytes: kube reports up to 5 KiB ({@code MaxEvaluatedMessageExpressionSizeBytes}). */
+  private static final String LONG_MESSAGE = "m".repeat(5100);
   private static final String NIL_RULE_FIELDS = ", Message:\"\", MessageExpression:\"\", "
       + "Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}";
 
@@ -177,6 +179,43 @@ final class CelScenarios {
                       + "the object was invalid; correct the existing errors to complete validation"));
             }),
 
+        Scenario.named(GROUP, "a null field is absent to rules; messageExpression sees the plain oldSelf")
+            .knownDifferenceBefore("1.25", "*", NO_CEL_BEFORE_1_25)
+            .body((t, o) -> {
+              t.installCrd(gadgetCrd(t.crdGroup(), """
+                  {"type":"object",
+                   "x-kubernetes-validations":[{"rule":"!has(self.limit) || self.limit > 0",
+                     "message":"limit must be positive"}],
+                   "properties":{
+                    "limit":{"type":"integer","nullable":true},
+                    "image":{"type":"string","nullable":true,
+                     "x-kubernetes-validations":[{"rule":"self == oldSelf","message":"image is immutable"}]},
+                    "version":{"type":"integer","x-kubernetes-validations":[{
+                     "rule":"!oldSelf.hasValue() || oldSelf.value() <= self","optionalOldSelf":true,
+                     "message":"version may not go back",
+                     "messageExpression":"oldSelf.hasValue() ? 'went back' : 'new'"}]},
+                    "size":{"type":"integer","x-kubernetes-validations":[{"rule":"self <= 10",
+                     "message":"size is at most 10","messageExpression":"oldSelf < self ? 'size grew' : 'size did not grow'"}]},
+                    "note":{"type":"string","maxLength":10,"x-kubernetes-validations":[{"rule":"self.size() < 3",
+                     "message":"note is short","messageExpression":"'%s'"}]}}}""".formatted(LONG_MESSAGE)));
+              String gadgets = t.apis(t.crdGroup() + "/v1", "gadgets");
+              Response created = t.api().post(gadgets, gadget(t, "g-1", "{\"limit\":null,\"image\":null,"
+                  + "\"version\":3,\"size\":5}"));
+              o.check("null is absent to has()", created.outcome(), "201");
+              o.check("the null is stored", created.body().at("/spec").has("image"), true);
+              o.check("null old value: transition rule skipped", t.api().patch(gadgets + "/g-1", RawApi.MERGE_PATCH,
+                  "{\"spec\":{\"image\":\"nginx\"}}").outcome(), "200");
+              check(o, "optionalOldSelf message", t.api().patch(gadgets + "/g-1", RawApi.MERGE_PATCH,
+                  "{\"spec\":{\"version\":2}}"), "Gadget.<ns>.example.com \"g-1\" is invalid: ",
+                  "FieldValueInvalid", "spec.version", "Invalid value: \"integer\": version may not go back");
+              check(o, "oldSelf unbound in message", t.api().patch(gadgets + "/g-1", RawApi.MERGE_PATCH,
+                  "{\"spec\":{\"size\":11}}"), "Gadget.<ns>.example.com \"g-1\" is invalid: ",
+                  "FieldValueInvalid", "spec.size", "Invalid value: \"integer\": size is at most 10");
+              Response longMessage = t.api().post(gadgets, gadget(t, "g-2", "{\"note\":\"long\"}"));
+              o.check("5 KiB message", longMessage.causes(), List.of("FieldValueInvalid spec.note: Invalid value: "
+                  + "\"string\": " + LONG_MESSAGE));
+            }),
+
         Scenario.named(GROUP, "the Kubernetes CEL libraries: quantity, URL, regex, lists, format, IP, strings")
             .knownDifferenceBefore("1.31", "*", "kube-apiserver before 1.31 lacks some of these libraries (format "
                 + "1.31, IP and CIDR 1.30, quantity 1.29; CEL itself 1.25)")
@@ -218,6 +257,12 @@ final class CelScenarios {
   private static String machine(ContractTarget t, String name, String spec) {
     return """
         {"apiVersion":"%s/v1","kind":"Machine","metadata":{"name":"%s"},"spec":%s}"""
+        .formatted(t.crdGroup(), name, spec);
+  }
+
+  private static String gadget(ContractTarget t, String name, String spec) {
+    return """
+        {"apiVersion":"%s/v1","kind":"Gadget","metadata":{"name":"%s"},"spec":%s}"""
         .formatted(t.crdGroup(), name, spec);
   }
 

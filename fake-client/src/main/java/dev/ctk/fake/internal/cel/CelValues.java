@@ -78,7 +78,8 @@ final class CelValues {
     value.properties().forEach(e -> {
       Schema property = schema.properties().get(e.getKey());
       String escaped = PropertyNames.escape(e.getKey());
-      if (property != null && escaped != null && CelTypes.declared(property)) {
+      // a null in an object with properties is an absent field (has() is false), as kube's values do
+      if (property != null && escaped != null && CelTypes.declared(property) && !e.getValue().isNull()) {
         out.put(escaped, of(e.getValue(), property, property.embeddedResource()));
       }
     });

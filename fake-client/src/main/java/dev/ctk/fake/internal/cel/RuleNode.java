@@ -16,16 +16,18 @@ import java.util.Optional;
  * The compiled rules of one schema node and of the nodes below it that have rules, evaluated as kube's
  * {@code cel.Validator} evaluates them: rules on the node, then its properties (in the order the object lists them),
  * map values and list items. A null value is not evaluated; a transition rule (one using {@code oldSelf}) only when
- * the value has an old counterpart (through object fields and {@code x-kubernetes-list-type: map} keys, not through
+ * the value has an old counterpart that is not null (through object fields and {@code x-kubernetes-list-type: map} keys, not through
  * {@code x-kubernetes-map-type: atomic} maps), unless {@code optionalOldSelf}.
  */
 final class RuleNode {
 
-  private static final int MAX_MESSAGE_BYTES = 5000;
+  /** kube's {@code MaxEvaluatedMessageExpressionSizeBytes}: a longer evaluated message falls back to the message. */
+  private static final int MAX_MESSAGE_BYTES = 5 * 1024;
 
   private final Schema schema;
   private final boolean resourceRoot;
   private final RuleCompiler.NodeRules rules;
+  private final boolean anyUsesOldSelf;
   private final boolean typed;
   private final Map<String, RuleNode> properties;
   private final RuleNode additionalProperties;
@@ -36,6 +38,7 @@ final class RuleNode {
     this.schema = schema;
     this.resourceRoot = resourceRoot;
     this.rules = RuleCompiler.compile(schema, resourceRoot);
+    this.anyUsesOldSelf = rules.rules().stream().anyMatch(CompiledRule::usesOldSelf);
     this.typed = CelTypes.of(schema, resourceRoot) != null;
     this.properties = properties;
     this.additionalProperties = additionalProperties;
@@ -84,15 +87,16 @@ final class RuleNode {
    * Evaluates the rules at and below this node.
    *
    * @param value the node's value
-   * @param old its old value, or {@code null} (create, or no correlated old value)
+   * @param stored its old value, or {@code null} (create, or no correlated old value); a JSON null counts as none
    * @param path the node's field path ({@code null} for the object itself, printed {@code <nil>} as kube does)
    * @param ratchet the update's correlation ({@link Correlation#NONE} when nothing ratchets)
    * @param out where errors go
    */
-  void validate(JsonNode value, JsonNode old, String path, Correlation ratchet, List<SchemaError> out) {
+  void validate(JsonNode value, JsonNode stored, String path, Correlation ratchet, List<SchemaError> out) {
     if (value == null || value.isNull() || !typed) {
       return;
     }
+    JsonNode old = stored == null || stored.isNull() ? null : stored;   // a stored null is no old value, as in kube
     evaluate(value, old, path, ratchet, out);
     if (value.isObject()) {
       boolean correlatable = !"atomic".equals(schema.mapType());
@@ -159,7 +163,9 @@ final class RuleNode {
         continue;
       }
       String field = compiled.fieldPath().isEmpty() ? path : child(path, compiled.fieldPath());
-      out.add(failure(field, type, value, message(compiled, activation), rule.reason()));
+      // kube evaluates every messageExpression with the plain activation, also an optionalOldSelf rule's
+      plain = plain != null ? plain : activation(value, old, false);
+      out.add(failure(field, type, value, message(compiled, plain), rule.reason()));
     }
   }
 
@@ -169,7 +175,8 @@ final class RuleNode {
     if (optional) {
       activation.put(RuleEnvironment.OLD_SELF, old == null ? Optional.empty()
           : Optional.of(CelValues.of(old, schema, resourceRoot)));
-    } else if (old != null) {
+    } else if (old != null && anyUsesOldSelf) {
+      // kube binds oldSelf only on a node with a transition rule; elsewhere a messageExpression using it fails
       activation.put(RuleEnvironment.OLD_SELF, CelValues.of(old, schema, resourceRoot));
     }
     return activation;

@@ -13,11 +13,15 @@
  *       int-or-string as {@code dyn}; {@code date}/{@code date-time}/{@code duration}/{@code byte} strings as
  *       timestamps, durations and bytes; escaped property names such as {@code self.__namespace__} or
  *       {@code self.x__dash__y}; {@code apiVersion}, {@code kind}, {@code metadata.name} and
- *       {@code metadata.generateName} at the root and in embedded resources).</li>
+ *       {@code metadata.generateName} at the root and in embedded resources; a {@code null} field of an object with
+ *       properties is absent, so {@code has()} is false, as in kube's values).</li>
  *   <li>Transition rules ({@code oldSelf}) run on updates when the value has an old counterpart (object fields,
  *       {@code x-kubernetes-list-type: map} keys; not below {@code x-kubernetes-map-type: atomic}), never on
- *       create; {@code optionalOldSelf: true} makes {@code oldSelf} an optional that is empty on create.</li>
- *   <li>{@code message}, {@code messageExpression} (falling back to the message when it fails or is blank),
+ *       create, nor when the stored value is {@code null}; {@code optionalOldSelf: true} makes {@code oldSelf} an
+ *       optional that is empty on create.</li>
+ *   <li>{@code message}, {@code messageExpression} (falling back to the message when it fails, is blank or is over 5
+ *       KiB; evaluated, as in kube, with the plain {@code oldSelf}, bound only on a node that has a transition rule,
+ *       so the message of an {@code optionalOldSelf} rule that uses {@code oldSelf} as an optional falls back),
  *       {@code reason} ({@code FieldValueInvalid}, {@code FieldValueForbidden}, {@code FieldValueRequired},
  *       {@code FieldValueDuplicate}) and {@code fieldPath}, with kube's texts: {@code Invalid value: "object":
  *       <message>} (the node's type), {@code failed rule: <rule>}, {@code <nil>} as the field of rules at the root,
@@ -59,6 +63,9 @@
  *       (ValidatingAdmissionPolicy only, and ValidatingAdmissionPolicy is not implemented). Only what kube 1.32
  *       offers to new rules is declared, so rules using later functions ({@code semver}, {@code reverse}, ...) fail
  *       to compile, as in kube 1.32.</li>
+ *   <li>{@code string()} of a double, duration or timestamp prints cel-java's text ({@code "2.0"}, where cel-go
+ *       prints {@code "2"}). Ratcheting calls a value unchanged when its JSON equals the stored one; kube never calls
+ *       values under {@code x-kubernetes-preserve-unknown-fields} unchanged, and ignores the order of map lists.</li>
  *   <li>Lists with {@code x-kubernetes-list-type: set} or {@code map} compare and concatenate as ordinary lists
  *       (kube ignores order in {@code ==} and merges on {@code +}). Struct types are named {@code selfType0...} where
  *       kube puts a number that changes on each compilation; {@code type(self)} of an object is a map type.</li>
