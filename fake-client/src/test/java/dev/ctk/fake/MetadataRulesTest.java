@@ -21,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** resourceVersion conflicts, generateName, generation and no-op updates. */
+/** resourceVersion conflicts, generateName, generation, no-op updates and duplicate owner references. */
 class MetadataRulesTest {
 
   private FakeCluster cluster;
@@ -182,5 +182,31 @@ class MetadataRulesTest {
 
     assertThat(reply.json().path("metadata").path("uid").asText()).isEqualTo(created.getMetadata().getUid());
     assertThat(reply.json().path("metadata").path("creationTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
+  }
+
+  @Test
+  void duplicateOwnerReferences_areDropped_onCreateUpdateAndPatch_asKubeDoes() {
+    String uid = client.apps().deployments().resource(deployment("web", "nginx:1")).create().getMetadata().getUid();
+    String owner = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"web\",\"uid\":\"" + uid
+        + "\"}";
+    String sameUidOtherName = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"api\","
+        + "\"uid\":\"" + uid + "\"}";
+    String configMaps = "/api/v1/namespaces/default/configmaps";
+
+    Reply created = api.post(configMaps, "{\"metadata\":{\"name\":\"web\",\"ownerReferences\":[" + owner + ","
+        + sameUidOtherName + "," + owner + "]}}");
+    Reply patched = api.patch(configMaps + "/web", "application/json-patch+json",
+        "[{\"op\":\"add\",\"path\":\"/metadata/ownerReferences/-\",\"value\":" + owner + "}]");
+    Reply updated = api.put(configMaps + "/web", "{\"metadata\":{\"name\":\"web\",\"ownerReferences\":[" + owner
+        + "," + owner + "]}}");
+
+    assertThat(created.json().at("/metadata/ownerReferences")).as("create: the whole-entry duplicate dropped, the "
+        + "entry with the same uid but another name kept").isEqualTo(json("[" + owner + "," + sameUidOtherName + "]"));
+    assertThat(patched.code()).as(patched.body()).isEqualTo(200);
+    assertThat(patched.json().at("/metadata/ownerReferences")).as("a JSON patch appending a reference already there")
+        .isEqualTo(json("[" + owner + "," + sameUidOtherName + "]"));
+    assertThat(patched.json().at("/metadata/resourceVersion")).as("the deduplicated patch changed nothing")
+        .isEqualTo(created.json().at("/metadata/resourceVersion"));
+    assertThat(updated.json().at("/metadata/ownerReferences")).as("update").isEqualTo(json("[" + owner + "]"));
   }
 }

@@ -28,6 +28,7 @@ final class PatchScenarios {
                   + "{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"w\"}]");
           o.check("patch", r.outcome(), "422 Invalid");
           o.check("message", r.message(), "the server rejected our request due to an error in our request");
+          o.check("details", r.body().path("details"), "{}");
           o.check("data unchanged", t.api().get(t.core("configmaps/web")).at("/data/k"), "v");
           Response missing = t.api().patch(t.core("configmaps/web"), RawApi.JSON_PATCH,
               "[{\"op\":\"remove\",\"path\":\"/data/missing\"}]");
@@ -83,6 +84,39 @@ final class PatchScenarios {
                       + "\"$patch\":\"delete\"}]}]}}}}");
               o.check("delete an env var", containers(env), List.of("main nginx:1.25 env=<absent> ports=<absent>"));
             }),
+
+        Scenario.named(GROUP, "a patch that removes a custom resource's resourceVersion answers 422").body((t, o) -> {
+          t.installCrd(Manifests.widgetCrd(t.crdGroup()));
+          String widgets = t.apis(t.crdGroup() + "/v1", "widgets");
+          t.create(widgets, Manifests.widget(t.crdGroup(), "v1", "w", "{\"size\":1}"));
+          Response merge = t.api().patch(widgets + "/w", RawApi.MERGE_PATCH,
+              "{\"metadata\":{\"resourceVersion\":null},\"spec\":{\"size\":2}}");
+          o.check("merge patch", merge.outcome(), "422 Invalid");
+          o.check("causes", merge.causes(), List.of("FieldValueInvalid metadata.resourceVersion: Invalid value: "
+              + "0x0: must be specified for an update"));
+          Response json = t.api().patch(widgets + "/w", RawApi.JSON_PATCH,
+              "[{\"op\":\"remove\",\"path\":\"/metadata/resourceVersion\"}]");
+          o.check("JSON patch", json.outcome(), "422 Invalid");
+          o.check("size unchanged", t.api().get(widgets + "/w").at("/spec/size"), "1");
+        }),
+
+        Scenario.named(GROUP, "duplicate ownerReferences are dropped on create, update and patch").body((t, o) -> {
+          String owner = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"web\","
+              + "\"uid\":\"0b7c5e1e-0000-4000-8000-000000000001\"}";
+          String sameUid = owner.replace("\"web\"", "\"api\"");
+          Response created = t.api().post(t.core("configmaps"), "{\"metadata\":{\"name\":\"web\","
+              + "\"ownerReferences\":[" + owner + "," + sameUid + "," + owner + "]}}");
+          o.check("create", created.outcome(), "201");
+          o.check("created", created.body().at("/metadata/ownerReferences"), "[" + owner + "," + sameUid + "]");
+          Response patched = t.api().patch(t.core("configmaps/web"), RawApi.JSON_PATCH,
+              "[{\"op\":\"add\",\"path\":\"/metadata/ownerReferences/-\",\"value\":" + owner + "}]");
+          o.check("patched", patched.body().at("/metadata/ownerReferences"), "[" + owner + "," + sameUid + "]");
+          o.check("patch changed nothing", patched.at("/metadata/resourceVersion")
+              .equals(created.at("/metadata/resourceVersion")), true);
+          Response updated = t.api().put(t.core("configmaps/web"), "{\"metadata\":{\"name\":\"web\","
+              + "\"ownerReferences\":[" + owner + "," + owner + "]}}");
+          o.check("updated", updated.body().at("/metadata/ownerReferences"), "[" + owner + "]");
+        }),
 
         Scenario.named(GROUP, "a strategic merge patch on a custom resource answers 415").body((t, o) -> {
           t.installCrd(Manifests.widgetCrd(t.crdGroup()));

@@ -13,6 +13,8 @@ import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.status.GoText;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Chooses the patch engine from the request's content type, as kube-apiserver does, and turns engine failures into
@@ -33,6 +35,8 @@ import java.util.function.UnaryOperator;
  * {@code fieldManager} is required for apply, {@code force} is refused for other patches (422).
  */
 final class Patches {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Patches.class);
 
   static final String JSON_PATCH = "application/json-patch+json";
   static final String MERGE_PATCH = "application/merge-patch+json";
@@ -118,8 +122,10 @@ final class Patches {
         return object;
       } catch (PatchException e) {
         if (e.causeMessage() != null) {
-          throw ApiError.withCause(e.code(), e.reason(), e.getMessage(), PatchException.CAUSE_REASON,
-              e.causeMessage());
+          // kube answers NewGenericServerResponse(422, ..., isUnexpectedResponse=false): empty details, the engine's
+          // own text dropped; the fake logs it, so that a test's author can still see why the patch failed
+          LOG.debug("{} patch of {} failed: {}", contentType, type.plural(), e.causeMessage());
+          throw ApiError.genericServerResponse(e.code(), e.reason(), e.getMessage());
         }
         throw ApiError.of(e.code(), e.reason(), e.getMessage());
       }

@@ -27,7 +27,8 @@ import java.util.Map;
  *   <li>more than 10000 operations: 413;
  *   <li>an operation that cannot be applied (failed {@code test}, missing path, bad index, unknown
  *       {@code op}): 422 with {@code Status.message} "the server rejected our request due to an error
- *       in our request" and the library's text as {@link PatchException#causeMessage()}, e.g.
+ *       in our request", empty details, and the library's text (which kube does not send) as
+ *       {@link PatchException#causeMessage()}, e.g.
  *       {@code testing value /spec/replicas failed: test failed}.
  * </ul>
  *

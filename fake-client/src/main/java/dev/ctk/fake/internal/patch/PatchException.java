@@ -13,9 +13,10 @@ package dev.ctk.fake.internal.patch;
  *   <li>{@link #reason()}: {@code Status.reason} ({@code BadRequest}, {@code Invalid},
  *       {@code RequestEntityTooLarge}, or {@code ""} for the unclassified 500s).
  *   <li>{@link #getMessage()}: {@code Status.message}, word for word.
- *   <li>{@link #causeMessage()}: for 422 answers kube-apiserver puts the engine's own text in
- *       {@code Status.details.causes[0]} with {@code reason: UnexpectedServerResponse} and a generic
- *       {@code message}; this is that text, or {@code null} when there is no cause.
+ *   <li>{@link #causeMessage()}: for 422 answers, the engine's own text (json-patch's or the strategic merge
+ *       patch's error). kube-apiserver does not send it: its answer has the generic {@code message} and empty
+ *       {@code details} ({@code NewGenericServerResponse} without a cause); the fake logs it at DEBUG. {@code null}
+ *       for other answers.
  * </ul>
  *
  * <pre>{@code
@@ -37,9 +38,6 @@ public class PatchException extends RuntimeException {
   /** {@code Status.message} kube-apiserver uses for every 422 raised by a patch engine. */
   static final String REJECTED = "the server rejected our request due to an error in our request";
 
-  /** {@code Status.details.causes[].reason} kube-apiserver uses for a patch engine's own text. */
-  public static final String CAUSE_REASON = "UnexpectedServerResponse";
-
   private final int code;
   private final String reason;
   private final String causeMessage;
@@ -60,7 +58,7 @@ public class PatchException extends RuntimeException {
    * @param code HTTP status the API server answers
    * @param reason {@code Status.reason}; {@code ""} for an unclassified error
    * @param message the text for {@code Status.message}
-   * @param causeMessage the text for {@code Status.details.causes[0].message}, or {@code null}
+   * @param causeMessage the engine's own text for a 422 (not sent, see {@link #causeMessage()}), or {@code null}
    */
   public PatchException(int code, String reason, String message, String causeMessage) {
     super(message);
@@ -132,10 +130,9 @@ public class PatchException extends RuntimeException {
   }
 
   /**
-   * The engine's own text that kube-apiserver puts in {@code Status.details.causes[0].message}
-   * (with cause reason {@value #CAUSE_REASON}).
+   * The engine's own text behind a 422, which kube-apiserver leaves out of its answer.
    *
-   * @return the cause text, or {@code null} when the Status carries no cause
+   * @return the text, or {@code null} for other answers
    */
   public String causeMessage() {
     return causeMessage;

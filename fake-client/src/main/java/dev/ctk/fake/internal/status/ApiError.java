@@ -254,14 +254,11 @@ public final class ApiError extends RuntimeException {
   }
 
   /**
-   * An error whose details hold only one cause, as kube's generic server responses carry them (e.g. a failed JSON
-   * patch: 422, {@code details: {causes: [{reason: UnexpectedServerResponse, message: ...}]}}).
+   * An error as kube's {@code NewGenericServerResponse} makes it without a cause (e.g. a JSON patch operation that
+   * cannot be applied: 422 Invalid, kube's generic message, {@code details: {}}).
    */
-  public static ApiError withCause(int code, String reason, String message, String causeReason,
-      String causeMessage) {
-    ObjectNode details = JSON.objectNode();
-    details.putArray("causes").addObject().put("reason", causeReason).put("message", causeMessage);
-    return new ApiError(code, reason, message, details);
+  public static ApiError genericServerResponse(int code, String reason, String message) {
+    return new ApiError(code, reason, message, JSON.objectNode());
   }
 
   /**

@@ -310,6 +310,29 @@ public final class ObjectRules {
     return next;
   }
 
+  /**
+   * Drops owner references equal to an earlier one, as kube's handlers do on every create, update and patch after
+   * mutating admission ({@code dedupOwnerReferences}); kube also answers a {@code Warning} header naming the
+   * duplicate UIDs, which the fake does not send.
+   *
+   * @param object the object to store (modified)
+   */
+  public static void dedupOwnerReferences(ObjectNode object) {
+    if (!(object.path("metadata").get("ownerReferences") instanceof ArrayNode refs) || refs.size() < 2) {
+      return;
+    }
+    List<JsonNode> kept = new ArrayList<>();
+    for (JsonNode ref : refs) {
+      if (!kept.contains(ref)) {   // a whole entry equal to one kept before; same-UID entries that differ stay
+        kept.add(ref);
+      }
+    }
+    if (kept.size() < refs.size()) {
+      refs.removeAll();
+      refs.addAll(kept);
+    }
+  }
+
   /** {@code metadata.finalizers}, in order. */
   public static List<String> finalizers(JsonNode object) {
     List<String> out = new ArrayList<>();

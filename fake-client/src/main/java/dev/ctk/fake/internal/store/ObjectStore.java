@@ -233,6 +233,7 @@ public final class ObjectStore {
     }
     admission.defaults(type, object);
     admission.mutateCreate(type, namespace, object, options);
+    ObjectRules.dedupOwnerReferences(object);
     rules.prepareForCreate(type, namespace, object, options.seeding(),
         candidate -> collection(type).containsKey(key(type, namespace, candidate)));
     BuiltinEncoding.normalize(type, object);
@@ -300,7 +301,9 @@ public final class ObjectStore {
       expectEvent(type, namespace, options);
       ObjectNode current = require(type, namespace, name);
       ObjectNode patched = type.toStorage(patch.apply(copyAsServed(type, current)));
-      if (!patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
+      // the patched object's resourceVersion is the precondition: a stale one conflicts, and one the patch removed
+      // is refused for kinds that allow no unconditional update (custom resources), as kube's store does
+      if (!options.seeding() || !patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
         rules.checkResourceVersion(type, current, patched);
       }
       return write(type, current, patched, subresource, options, tracked(type, subresource, options, owner, patched));
@@ -609,6 +612,7 @@ public final class ObjectStore {
     }
     admission.mutateUpdate(type, current, sent, subresource, options);
     ObjectNode next = rules.prepareForUpdate(type, current, sent, subresource, options.seeding());
+    ObjectRules.dedupOwnerReferences(next);
     BuiltinEncoding.normalize(type, next);
     stampFields.stamp(current, next);
     admission.admitUpdate(type, current, next, subresource);
