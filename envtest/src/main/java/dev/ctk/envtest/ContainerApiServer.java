@@ -6,6 +6,7 @@ import dev.ctk.envtest.internal.ContainerSpec;
 import dev.ctk.envtest.internal.ContainerStart;
 import dev.ctk.envtest.internal.FlagList;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import io.fabric8.kubernetes.client.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -300,7 +301,7 @@ public final class ContainerApiServer implements ApiServer {
   private static void requireTestcontainers() {
     String missing = testcontainersMissing();
     if (missing != null) {
-      throw new EnvtestException(missing);
+      throw new EnvtestUnavailableException(missing);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.ctk.envtest;
 import dev.ctk.envtest.internal.KubeconfigFile;
 import dev.ctk.envtest.internal.Poll;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -159,7 +160,7 @@ public final class ExistingCluster implements ApiServer {
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(probe).build()) {
       known = client.getKubernetesVersion().getGitVersion();
     } catch (RuntimeException e) {
-      throw new EnvtestException(
+      throw new EnvtestUnavailableException(
           "Could not reach the existing cluster of context \""
               + file.context()
               + "\" ("

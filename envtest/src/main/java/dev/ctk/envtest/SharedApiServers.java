@@ -2,6 +2,7 @@ package dev.ctk.envtest;
 
 import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import io.fabric8.kubernetes.client.Config;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -127,6 +128,9 @@ public final class SharedApiServers {
       if (shared != null) {
         LOG.info("shared API server \"{}\": reused ({})", key, DurationText.since(asked));
         return shared;
+      }
+      if (failure instanceof EnvtestUnavailableException) {
+        throw new EnvtestUnavailableException(failure.getMessage(), failure);
       }
       if (failure instanceof EnvtestException) {
         throw new EnvtestException(failure.getMessage(), failure);

@@ -2,7 +2,7 @@ package dev.ctk.envtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import java.io.File;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
@@ -39,7 +39,7 @@ class ContainerWithoutTestcontainersTest {
           failure = e;
         }
         assertThat(failure).as(factory + "()").isNotNull();
-        assertThat(failure.getCause().getClass().getName()).isEqualTo(EnvtestException.class.getName());
+        assertThat(failure.getCause().getClass().getName()).isEqualTo(EnvtestUnavailableException.class.getName());
         assertThat(failure.getCause()).hasMessage(MESSAGE);
       }
       assertThat(server.getMethod("unavailableReason").invoke(null)).isEqualTo(Optional.of(MESSAGE));

@@ -9,12 +9,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.ctk.envtest.ExistingCluster;
 import dev.ctk.envtest.LocalApiServer;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import dev.ctk.harness.ControllerHarness;
 import dev.ctk.harness.values.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,7 +29,8 @@ import org.junit.platform.testkit.engine.Event;
 
 /**
  * A real mode that is not available: skipped with the reason (the message that says what was tried
- * and the fix), or failed with that message when {@code ctk.require-envtest=true}; with {@code
+ * and the fix), or failed with that message when {@code ctk.require-envtest=true}; a server found but failing to
+ * start: failed, never skipped; with {@code
  * @ControllerTest} alone and with {@code @EnabledIfEnvtestAvailable}. Unavailability is made with a
  * version no folder holds ({@code ctk.envtest.version=9.99}) and a kubeconfig that does not exist;
  * the real environment is never read (see EngineRuns).
@@ -37,7 +40,7 @@ class AvailabilityTest {
   static final List<String> RAN = new CopyOnWriteArrayList<>();
 
   /** The message of the server that cannot start, as LocalApiServer itself reports it. */
-  private final String noVersion999 = catchThrowableOfType(EnvtestException.class,
+  private final String noVersion999 = catchThrowableOfType(EnvtestUnavailableException.class,
       () -> LocalApiServer.builder().withVersion("9.99").build().start()).getMessage();
 
   @BeforeEach
@@ -130,7 +133,7 @@ class AvailabilityTest {
   void should_skip_existing_cluster_mode_without_a_kubeconfig_with_the_reason() {
     // GIVEN
     Path missing = Path.of("target", "no-such-kubeconfig").toAbsolutePath();
-    String reason = catchThrowableOfType(EnvtestException.class,
+    String reason = catchThrowableOfType(EnvtestUnavailableException.class,
         () -> ExistingCluster.fromKubeconfig(missing, null)).getMessage();
     // WHEN
     var results = run(ExistingClusterControllerTest.class, "ctk.kubeconfig", missing.toString());
@@ -214,6 +217,30 @@ class AvailabilityTest {
     assertThat(results.allEvents().failed().stream().map(EngineRuns::throwable)
         .map(Throwable::getMessage).toList()).containsExactly(reason, reason);
     assertThat(results.allEvents().skipped().count()).isZero();
+  }
+
+  @Test
+  void should_fail_every_class_whose_server_was_found_but_exits_at_start_and_skip_none(@TempDir Path assets)
+      throws IOException {
+    // GIVEN binaries that are found (kube-apiserver names its version) but an etcd that exits at once
+    executable(assets.resolve("kube-apiserver"), "if [ \"$1\" = \"--version\" ]; then echo \"Kubernetes v1.32.0\"; "
+        + "exit 0; fi\nexit 1");
+    executable(assets.resolve("etcd"), "echo 'etcdmain: cannot access data directory'; exit 2");
+    // WHEN
+    var results = run(List.of(EnvtestControllerTest.class, SecondEnvtestControllerTest.class),
+        "ctk.envtest.assets", assets.toString());
+    // THEN both classes fail with etcd's exit and log; a skip would hide the broken server
+    assertThat(results.allEvents().failed().stream().map(EngineRuns::throwable).toList()).hasSize(2)
+        .allSatisfy(error -> assertThat(error).isInstanceOf(EnvtestException.class)
+            .hasMessageStartingWith("etcd exited with code 2 after ")
+            .hasMessageContaining("etcdmain: cannot access data directory"));
+    assertThat(results.allEvents().skipped().count()).isZero();
+    assertThat(RAN).isEmpty();
+  }
+
+  private static void executable(Path file, String body) throws IOException {
+    Files.writeString(file, "#!/bin/sh\n" + body + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
   static List<String> skipReasons(EngineExecutionResults results) {

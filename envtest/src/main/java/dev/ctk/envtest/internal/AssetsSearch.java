@@ -1,6 +1,7 @@
 package dev.ctk.envtest.internal;
 
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,7 +99,7 @@ public final class AssetsSearch {
       LOG.debug("found envtest binaries {} after looking in: {}", found.get(), looked);
       return found.get();
     }
-    throw new EnvtestException(notFoundMessage(wanted, looked));
+    throw new EnvtestUnavailableException(notFoundMessage(wanted, looked));
   }
 
   /**

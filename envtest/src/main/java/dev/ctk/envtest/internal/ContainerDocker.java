@@ -9,6 +9,7 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Network;
 import dev.ctk.controller.internal.DurationText;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +72,7 @@ public final class ContainerDocker {
   public static ContainerDocker connect() {
     String remembered = preparationFailure;
     if (remembered != null) {
-      throw new EnvtestException(remembered);
+      throw new EnvtestUnavailableException(remembered);
     }
     try {
       return new ContainerDocker(DockerClientFactory.instance().client());
@@ -82,7 +83,7 @@ public final class ContainerDocker {
         // again, just as long, for every later caller in this JVM: answer them at once with the same message
         preparationFailure = message;
       }
-      throw new EnvtestException(message, e);
+      throw new EnvtestUnavailableException(message, e);
     }
   }
 
@@ -173,7 +174,7 @@ public final class ContainerDocker {
     } catch (RuntimeException e) {
       failure = rootMessage(e);
     }
-    throw new EnvtestException(
+    throw new EnvtestUnavailableException(
         "Image "
             + image
             + " ("

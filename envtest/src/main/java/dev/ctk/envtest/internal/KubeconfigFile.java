@@ -1,6 +1,7 @@
 package dev.ctk.envtest.internal;
 
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import io.fabric8.kubernetes.api.model.AuthInfo;
 import io.fabric8.kubernetes.api.model.Cluster;
 import io.fabric8.kubernetes.api.model.Config;
@@ -58,7 +59,7 @@ public final class KubeconfigFile {
     Path absolute = file.toAbsolutePath().normalize();
     String origin = absolute + (foundVia == null ? "" : " (" + foundVia + ")");
     if (!Files.isRegularFile(absolute)) {
-      throw new EnvtestException(
+      throw new EnvtestUnavailableException(
           "kubeconfig "
               + absolute
               + " does not exist. Pass the file kubectl uses (kubectl config view --minify shows"
@@ -83,7 +84,7 @@ public final class KubeconfigFile {
     }
     String wanted = contextName != null ? contextName : config.getCurrentContext();
     if (wanted == null || wanted.isEmpty()) {
-      throw new EnvtestException(
+      throw new EnvtestUnavailableException(
           "kubeconfig "
               + origin
               + " has no current-context. Name one of "
@@ -96,7 +97,7 @@ public final class KubeconfigFile {
         find(config.getContexts(), wanted)
             .orElseThrow(
                 () ->
-                    new EnvtestException(
+                    new EnvtestUnavailableException(
                         "kubeconfig "
                             + origin
                             + " has no context \""
@@ -165,7 +166,7 @@ public final class KubeconfigFile {
       return read(standard, contextName, "~/.kube/config");
     }
     looked.add(standard + " (no such file)");
-    throw new EnvtestException(
+    throw new EnvtestUnavailableException(
         "No kubeconfig found. Looked in: "
             + String.join(", ", looked)
             + ". Set KUBECONFIG, pass a file to ExistingCluster.fromKubeconfig(path, context) or"

@@ -6,6 +6,7 @@ import dev.ctk.envtest.CrdInstaller;
 import dev.ctk.envtest.SharedApiServers;
 import dev.ctk.envtest.TestNamespaces;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -48,9 +49,6 @@ public final class RealServers {
 
   /** What this JVM holds for each server, by server key; emptied when the last run ends. */
   private static final Map<String, Handle> HANDLES = new ConcurrentHashMap<>();
-
-  /** Keys whose server failed to start for a reason other than the environment (a bug, a value). */
-  private static final Set<String> BROKEN = ConcurrentHashMap.newKeySet();
 
   /** Test runs (JUnit engine executions) that use handles and have not ended yet. */
   private static int openRuns;
@@ -148,9 +146,10 @@ public final class RealServers {
   }
 
   /**
-   * Enabled when the server of {@code config} can be had (starting it if needed), or when it cannot
-   * but {@code ctk.require-envtest=true} (the test then fails with the reason); disabled otherwise,
-   * with the reason: what was tried and the fix.
+   * Enabled when the server of {@code config} can be had (starting it if needed), when it is not available
+   * but {@code ctk.require-envtest=true}, or when it was found but failed to start (the test then fails with the
+   * reason); disabled, with the reason (what was tried and the fix), when it is not available here
+   * ({@link EnvtestUnavailableException}).
    *
    * @param askShared whether to ask {@link SharedApiServers} even when this JVM already holds the
    *     server (it logs "reused" with the time: once per class, not for every test)
@@ -165,24 +164,22 @@ public final class RealServers {
       ApiServer server = server(config);
       return Availability.enabled(config.mode().configName() + " mode: "
           + server.description());
-    } catch (EnvtestException e) {
+    } catch (EnvtestUnavailableException e) {
       if (config.required()) {
         return Availability.enabled(config.mode().configName() + " mode is not "
             + "available and ctk.require-envtest=true: the test fails with the reason");
       }
-      if (BROKEN.contains(config.key())) {
-        return broken(config);
-      }
       return Availability.disabled(e.getMessage());
     } catch (RuntimeException e) {
-      BROKEN.add(config.key());
+      // found but failing (exited at start, start timeout, ports taken, a bad value): skipping would hide it
       return broken(config);
     }
   }
 
   /**
-   * A start that failed for another reason than a missing binary, Docker or kubeconfig (a bug, an
-   * unusable value): every class fails with it, none is skipped.
+   * A start that failed for another reason than a missing binary, Docker, image or kubeconfig (a server that
+   * exits or times out at start, ports taken, a bug, an unusable value): every class fails with it, none is
+   * skipped.
    */
   private static Availability broken(ServerConfig config) {
     return Availability.enabled(config.mode().configName() + " mode's server failed "
