@@ -3,6 +3,7 @@ package dev.ctk.envtest;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.Optional;
 
 /**
  * A running, real Kubernetes API server that tests point clients at: local etcd + kube-apiserver
@@ -81,6 +82,18 @@ public interface ApiServer extends AutoCloseable {
    * @return whether garbage collection and namespace deletion happen
    */
   boolean runsClusterControllers();
+
+  /**
+   * Why this server no longer serves, when a process of it has exited since it started: which one, its exit code,
+   * how long it ran and the last lines of its log. {@link SharedApiServers} asks before handing a server out again,
+   * so that later tests fail with this instead of "connection refused".
+   *
+   * @return the reason, or empty while it runs; always empty where ctk does not watch the server (containers, an
+   *     existing cluster)
+   */
+  default Optional<String> exited() {
+    return Optional.empty();
+  }
 
   /** Stops the server (or, for an existing cluster, releases what this object holds). Idempotent. */
   @Override

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -194,6 +195,17 @@ public final class LocalApiServer implements ApiServer {
     String at = url == null ? " (not started)" : " at " + url;
     String v = version == null ? "" : " " + version;
     return "local kube-apiserver" + v + where + at;
+  }
+
+  /**
+   * The first of etcd, kube-apiserver and kube-controller-manager that has exited since the server started, with
+   * its exit code, run time and last log lines.
+   *
+   * @return the reason, or empty while all run (and before start, and after close)
+   */
+  @Override
+  public synchronized Optional<String> exited() {
+    return state == State.RUNNING ? plane.exited() : Optional.empty();
   }
 
   /**

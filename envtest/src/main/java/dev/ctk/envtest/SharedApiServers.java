@@ -9,6 +9,7 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
@@ -126,8 +127,16 @@ public final class SharedApiServers {
     synchronized ApiServer get(Supplier<? extends ApiServer> starter, long asked) {
       requireOpen();
       if (shared != null) {
-        LOG.info("shared API server \"{}\": reused ({})", key, DurationText.since(asked));
-        return shared;
+        Optional<String> exited = shared.exited();
+        if (exited.isEmpty()) {
+          LOG.info("shared API server \"{}\": reused ({})", key, DurationText.since(asked));
+          return shared;
+        }
+        shared = null;
+        failure = new EnvtestException("Shared API server \"" + key + "\" stopped serving: " + exited.get()
+            + "\nIt is not started again in this JVM: this and every later use of it fail with this message. Fix "
+            + "what the log says (etcd needs free memory and disk in java.io.tmpdir), then run the tests again.");
+        LOG.warn("{}", failure.getMessage());
       }
       if (failure instanceof EnvtestUnavailableException) {
         throw new EnvtestUnavailableException(failure.getMessage(), failure);
@@ -202,6 +211,11 @@ public final class SharedApiServers {
     @Override
     public boolean runsClusterControllers() {
       return server.runsClusterControllers();
+    }
+
+    @Override
+    public Optional<String> exited() {
+      return server.exited();
     }
 
     /** Does nothing: the server is shared and closed when the JVM exits. */

@@ -1,6 +1,7 @@
 package dev.ctk.envtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.envtest.internal.WorkDirectory;
@@ -119,6 +120,34 @@ class LocalRealBinariesTest {
 
     assertThat(server.clientConfig().getNamespace()).isEqualTo("default");
     assertThat(server.clientConfig().getMasterUrl()).startsWith(server.url());
+  }
+
+  @Test
+  void an_etcd_killed_after_start_is_reported_and_the_shared_server_is_not_handed_out_again() {
+    SharedApiServers shared = new SharedApiServers(false);
+    LocalApiServer second = LocalApiServer.builder().withAssetsDirectory(assets.directory()).build();
+    ApiServer handedOut = shared.obtain("crash", second::start);
+    try {
+      assertThat(handedOut.exited()).as("while both run").isEmpty();
+      long etcd = second.processIds().get(0);
+
+      ProcessHandle.of(etcd).orElseThrow().destroyForcibly();
+
+      await("etcd's exit seen").atMost(Duration.ofSeconds(10)).until(() -> handedOut.exited().isPresent());
+      assertThat(handedOut.exited().orElseThrow())
+          .startsWith("etcd (pid " + etcd + ") exited with code 137 after ")
+          .contains(", after the server had started (" + assets.etcd() + ").");
+      EnvtestException reuse = catchThrowableOfType(EnvtestException.class, () -> shared.obtain("crash", () -> {
+        throw new AssertionError("not started again");
+      }));
+      assertThat(reuse.getMessage()).startsWith("Shared API server \"crash\" stopped serving: etcd (pid " + etcd
+          + ") exited with code 137").contains("It is not started again in this JVM");
+      assertThat(catchThrowableOfType(EnvtestException.class, () -> shared.obtain("crash", () -> {
+        throw new AssertionError("not started again");
+      }))).as("later uses").hasMessage(reuse.getMessage());
+    } finally {
+      shared.closeAll();
+    }
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -286,12 +287,31 @@ public final class LocalControlPlane {
   }
 
   /**
+   * The first process that has exited since start, said with its exit code, run time and last log lines.
+   *
+   * @return the text, or empty while all run
+   */
+  public Optional<String> exited() {
+    for (ChildProcess process : List.copyOf(processes)) {
+      if (!process.isAlive()) {
+        return Optional.of(process.name() + " (pid " + process.pid() + ") exited with code "
+            + process.exitCode().orElse(-1) + " after " + DurationText.measured(process.runTime())
+            + ", after the server had started (" + process.binary() + "). " + process.describeLog());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * Stops the processes, newest first (TERM, then KILL after the stop timeout), and deletes the
-   * work folder. Safe to call in any state, also twice.
+   * work folder. Safe to call in any state, also twice. A process that had already exited is
+   * reported (WARN, with its last log lines) before the folder with its full log goes.
    *
    * @throws EnvtestException when a process survives even KILL (after all others were stopped)
    */
   public void stop() {
+    exited().ifPresent(text -> LOG.warn("{} before close; its log in {} is deleted now", text, work == null
+        ? "the work folder" : work.path()));
     EnvtestException failure = null;
     List<ChildProcess> reversed = new ArrayList<>(processes);
     Collections.reverse(reversed);
