@@ -40,6 +40,17 @@ class ContainerOrphansTest {
   }
 
   @Test
+  void a_start_time_read_a_second_off_is_the_same_jvm_and_three_seconds_off_another() {
+    ProcessHandle self = ProcessHandle.current();
+    long started = self.info().startInstant().orElseThrow().toEpochMilli();
+    String pid = Long.toString(self.pid());
+
+    assertThat(ContainerOrphans.isOrphan(pid, Long.toString(started - 1_000))).as("1 s earlier").isFalse();
+    assertThat(ContainerOrphans.isOrphan(pid, Long.toString(started + 1_000))).as("1 s later").isFalse();
+    assertThat(ContainerOrphans.isOrphan(pid, Long.toString(started - 3_000))).as("3 s earlier").isTrue();
+  }
+
+  @Test
   void removeOrphans_removes_the_containers_and_network_of_a_dead_jvm_and_keeps_the_living() throws Exception {
     ContainerTestEnvironment.requireDocker();
     ContainerDocker docker = ContainerDocker.connect();

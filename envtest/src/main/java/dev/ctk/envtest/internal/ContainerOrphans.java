@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Limits: only containers created on the same host (same host name, same pid namespace) are
  * judged; a container created by a JVM in another container, or on another machine sharing the
- * Docker engine, is left alone.
+ * Docker engine, is left alone; a host without a name ({@code HOSTNAME} unset and no
+ * {@code /proc/sys/kernel/hostname}, as on macOS) judges none. A JVM's start time is compared within 2 s.
  */
 public final class ContainerOrphans {
 
@@ -39,6 +40,8 @@ public final class ContainerOrphans {
   public static final String JVM_STARTED_LABEL = "dev.ctk.envtest.jvm-started";
 
   private static final Logger LOG = LoggerFactory.getLogger(ContainerOrphans.class);
+  private static final String UNKNOWN = "unknown";
+  private static final long START_TOLERANCE_MILLIS = 2_000;
   private static final String HOST = hostName();
   private static final String JVM_STARTED = jvmStarted(ProcessHandle.current());
 
@@ -67,6 +70,11 @@ public final class ContainerOrphans {
    */
   public static List<String> removeOrphans(ContainerDocker docker) {
     List<String> removed = new ArrayList<>();
+    if (UNKNOWN.equals(HOST)) {
+      // every host without a name would look like this one: containers of JVMs elsewhere would be judged here
+      LOG.debug("not looking for containers left behind by dead JVMs: this host has no name");
+      return removed;
+    }
     try {
       Set<String> orphanedServers = new LinkedHashSet<>();
       for (Container container :
@@ -117,20 +125,26 @@ public final class ContainerOrphans {
    * @return true if no such process runs here, or one that started at another time
    */
   public static boolean isOrphan(String pid, String started) {
-    if (pid == null || started == null || "unknown".equals(started)) {
+    if (pid == null || started == null || UNKNOWN.equals(started)) {
       return false;
     }
     long number;
+    long startedMillis;
     try {
       number = Long.parseLong(pid);
+      startedMillis = Long.parseLong(started);
     } catch (NumberFormatException e) {
       return false;
     }
-    return ProcessHandle.of(number).map(process -> !jvmStarted(process).equals(started)).orElse(true);
+    // the start time one JVM derives for a process moves with the boot time it reads (NTP, a clock step), so a
+    // live JVM is one that started within the tolerance; a reused pid starts later
+    return ProcessHandle.of(number).map(process -> process.info().startInstant()
+            .map(now -> Math.abs(now.toEpochMilli() - startedMillis) > START_TOLERANCE_MILLIS).orElse(false))
+        .orElse(true);
   }
 
   private static String jvmStarted(ProcessHandle process) {
-    return process.info().startInstant().map(i -> Long.toString(i.toEpochMilli())).orElse("unknown");
+    return process.info().startInstant().map(i -> Long.toString(i.toEpochMilli())).orElse(UNKNOWN);
   }
 
   private static String hostName() {
@@ -141,7 +155,7 @@ public final class ContainerOrphans {
     try {
       return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
     } catch (IOException | RuntimeException e) {
-      return "unknown";
+      return UNKNOWN;
     }
   }
 }

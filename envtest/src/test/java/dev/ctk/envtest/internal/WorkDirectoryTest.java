@@ -3,9 +3,13 @@ package dev.ctk.envtest.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,9 +20,7 @@ class WorkDirectoryTest {
   @Test
   void reaps_the_folders_of_a_dead_process_and_keeps_the_living_ones(@TempDir Path tmp) throws Exception {
     // GIVEN a folder owned by a process that has exited, one owned by this JVM, one without owner file
-    Process dead = new ProcessBuilder("true").start();
-    String deadOwner = WorkDirectory.owner(dead.toHandle());
-    assertThat(dead.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    String deadOwner = deadOwner();
     Path orphan = folder(tmp, "ctk-envtest-1", deadOwner);
     Files.writeString(orphan.resolve("tokens.csv"), "secret,admin,admin,system:masters");
     Path living = folder(tmp, "ctk-envtest-2", WorkDirectory.owner(ProcessHandle.current()));
@@ -45,15 +47,58 @@ class WorkDirectoryTest {
   }
 
   @Test
+  void a_start_time_read_a_second_off_is_the_same_process_and_three_seconds_off_another() {
+    ProcessHandle self = ProcessHandle.current();
+    Instant started = self.info().startInstant().orElseThrow();
+    // WHEN / THEN: another JVM derives the start time from a boot time that may have moved
+    assertThat(WorkDirectory.ownerAlive(self.pid() + " " + started.plusSeconds(1))).isTrue();
+    assertThat(WorkDirectory.ownerAlive(self.pid() + " " + started.minusSeconds(1))).isTrue();
+    assertThat(WorkDirectory.ownerAlive(self.pid() + " " + started.plusSeconds(3))).isFalse();
+  }
+
+  @Test
+  void the_lock_decides_over_the_process_id(@TempDir Path tmp) throws Exception {
+    // GIVEN a folder naming a dead process whose lock is held (its owner in another pid namespace), and one naming
+    // this live JVM whose lock nobody holds (its owner died and the pid was reused)
+    String deadOwner = deadOwner();
+    Path held = folder(tmp, "ctk-envtest-held", deadOwner);
+    Path unheld = folder(tmp, "ctk-envtest-unheld", WorkDirectory.owner(ProcessHandle.current()));
+    Files.createFile(unheld.resolve(WorkDirectory.LOCK_FILE));
+    try (FileChannel channel = FileChannel.open(held.resolve(WorkDirectory.LOCK_FILE), StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+      // WHEN
+      int removed = WorkDirectory.reapOrphans(tmp);
+      // THEN
+      assertThat(removed).isEqualTo(1);
+      assertThat(held).as("locked").isDirectory();
+      assertThat(unheld).as("not locked").doesNotExist();
+    }
+    // AND once the lock is released, the folder goes
+    assertThat(WorkDirectory.reapOrphans(tmp)).isEqualTo(1);
+    assertThat(held).doesNotExist();
+  }
+
+  @Test
   void a_new_folder_is_private_and_names_its_owner() throws IOException {
     WorkDirectory work = WorkDirectory.create();
     try {
       assertThat(Files.readString(work.path().resolve(WorkDirectory.OWNER_FILE)))
           .isEqualTo(WorkDirectory.owner(ProcessHandle.current()));
+      assertThat(WorkDirectory.ownerAlive(work.path(), "0 unknown")).as("its lock is held").isTrue();
+      WorkDirectory.reapOrphans(work.path().getParent());
+      assertThat(work.path()).as("kept by a reaper, since this JVM holds its lock").isDirectory();
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(work.path()))).isEqualTo("rwx------");
     } finally {
       assertThat(work.delete()).isTrue();
     }
+  }
+
+  /** The owner text of a process that has exited. */
+  private static String deadOwner() throws Exception {
+    Process dead = new ProcessBuilder("true").start();
+    String owner = WorkDirectory.owner(dead.toHandle());
+    assertThat(dead.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    return owner;
   }
 
   private static Path folder(Path parent, String name, String owner) throws IOException {
