@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.ctk.envtest.internal.ContainerDocker;
+import dev.ctk.envtest.internal.ContainerLocalImage;
 import dev.ctk.envtest.internal.ContainerOrphans;
 import dev.ctk.envtest.values.EnvtestException;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
  * Start-up failures with a real Docker engine: each ends in one message and leaves no container and
@@ -124,6 +126,29 @@ class ContainerFailuresTest {
                 + "Last 50 lines of the kube-apiserver container's log:\n"
                 + ".*\n"
                 + "The containers and the network were removed\\.");
+    assertNothingLeft();
+  }
+
+  @Test
+  void a_controller_manager_image_without_the_binary_fails_and_its_container_is_removed_too() {
+    String local =
+        ContainerLocalImage.ensure(
+            ContainerDocker.connect(), ContainerTestEnvironment.requireAssets().directory());
+    String empty =
+        new ImageFromDockerfile("ctk-envtest-test-empty", false)
+            .withDockerfileFromBuilder(dockerfile -> dockerfile.from("scratch").copy("empty", "/empty").build())
+            .withFileFromString("empty", "no kube-controller-manager here\n")
+            .get();
+    ContainerApiServer server =
+        ContainerApiServer.builder()
+            .withApiServerImage(local)
+            .withEtcdImage(local)
+            .withControllerManagerImage(empty)
+            .build();
+
+    EnvtestException failure = catchThrowableOfType(EnvtestException.class, server::start);
+
+    assertThat(failure).hasMessageContaining("kube-controller-manager");
     assertNothingLeft();
   }
 

@@ -200,8 +200,7 @@ public final class ContainerControlPlane implements ContainerCluster {
         ContainerRun controllerManager =
             startControllerManager(
                 docker, prefix, serverId, createdNetwork, controllerManagerImage, admin,
-                apiServerAddress, progress);
-        containers.add(controllerManager);
+                apiServerAddress, progress, containers);
         awaitControllerManager(docker, spec, start, controllerManager, stillAlive, cleanupNote);
       }
       String description =
@@ -247,7 +246,8 @@ public final class ContainerControlPlane implements ContainerCluster {
       String image,
       AdminCredentials admin,
       String apiServerAddress,
-      ContainerStart progress) {
+      ContainerStart progress,
+      List<ContainerRun> containers) {
     // certificate not verified (no CA data): kube-apiserver's self-made certificate names localhost, and the
     // address is on a network private to these containers
     String kubeconfig =
@@ -271,6 +271,7 @@ public final class ContainerControlPlane implements ContainerCluster {
                             KCM_DIR + "/kubeconfig", KCM_DIR + "/certs", "0.0.0.0", CONTROLLER_MANAGER_PORT))
                     .withExposedPorts(ExposedPort.tcp(CONTROLLER_MANAGER_PORT)));
     progress.container(controllerManager);
+    containers.add(controllerManager);   // removed with the others if copying in or starting it fails
     controllerManager.copyIn(
         ContainerTar.archive(
             Map.of(KCM_DIR.substring(1) + "/kubeconfig", kubeconfig.getBytes(StandardCharsets.UTF_8)), 0600));
