@@ -83,6 +83,20 @@ class PatchAndDeleteTest {
   }
 
   @Test
+  void writeThatLeavesNoName_isBadRequest_beforeAnyPrecondition() {
+    String undeterminable = "the name of the object (net-a based on URL) was undeterminable: name must be provided";
+    Reply patched = api.patch(NETWORK, "application/merge-patch+json", "{\"metadata\":{\"name\":null}}");
+    Reply put = api.put(NETWORK, "{\"apiVersion\":\"samplecrd.k8s.io/v1\",\"kind\":\"Network\",\"metadata\":{},"
+        + "\"spec\":{\"cidr\":\"b\"}}");
+
+    for (Reply reply : List.of(patched, put)) {
+      assertThat(reply.code()).as(reply.body()).isEqualTo(400);
+      assertThat(reply.json().path("message").asText()).isEqualTo(undeterminable);
+    }
+    assertThat(api.get(NETWORK).json().path("spec").path("cidr").asText()).as("nothing changed").isEqualTo("a");
+  }
+
+  @Test
   void patchThatRemovesTheResourceVersion_ofACustomResource_isInvalid() {
     for (String patch : new String[] {"{\"metadata\":{\"resourceVersion\":null},\"spec\":{\"cidr\":\"z\"}}",
         "{\"metadata\":{\"resourceVersion\":\"\"},\"spec\":{\"cidr\":\"z\"}}"}) {

@@ -181,6 +181,20 @@ public final class ObjectRules {
   }
 
   /**
+   * Refuses an update whose body (a PUT's, or a patch's result) has no name, as kube's {@code checkName} does before
+   * any precondition is checked; a name that differs from the URL's is refused later, by {@link #prepareForUpdate}.
+   *
+   * @throws ApiError 400 {@code the name of the object (<name> based on URL) was undeterminable: name must be
+   *     provided}
+   */
+  public void checkNamed(ObjectNode current, ObjectNode body) {
+    if (body.path("metadata").path("name").asText("").isEmpty()) {
+      throw ApiError.badRequest("the name of the object (" + current.path("metadata").path("name").asText()
+          + " based on URL) was undeterminable: name must be provided");
+    }
+  }
+
+  /**
    * Checks an update's resourceVersion precondition.
    *
    * @throws ApiError 409 Conflict on a stale resourceVersion; 422 when the kind requires one and none was sent

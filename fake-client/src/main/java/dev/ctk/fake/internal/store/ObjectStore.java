@@ -275,6 +275,7 @@ public final class ObjectStore {
       ObjectNode current = require(type, namespace, name);
       ObjectNode sent = type.toStorage(body.deepCopy());
       if (!options.seeding()) {
+        rules.checkNamed(current, sent);
         rules.checkUid(type, current, sent);
         rules.checkResourceVersion(type, current, sent);
       }
@@ -303,6 +304,9 @@ public final class ObjectStore {
       ObjectNode patched = type.toStorage(patch.apply(copyAsServed(type, current)));
       // the patched object's resourceVersion is the precondition: a stale one conflicts, and one the patch removed
       // is refused for kinds that allow no unconditional update (custom resources), as kube's store does
+      if (!options.seeding()) {
+        rules.checkNamed(current, patched);
+      }
       if (!options.seeding() || !patched.path("metadata").path("resourceVersion").asText("").isEmpty()) {
         rules.checkResourceVersion(type, current, patched);
       }
