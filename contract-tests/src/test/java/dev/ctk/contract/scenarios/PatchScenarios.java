@@ -100,6 +100,24 @@ final class PatchScenarios {
           o.check("size unchanged", t.api().get(widgets + "/w").at("/spec/size"), "1");
         }),
 
+        Scenario.named(GROUP, "a patch or update that leaves no name answers 400 before any precondition")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), configMap("web"));
+              Response patched = t.api().patch(t.core("configmaps/web"), RawApi.MERGE_PATCH,
+                  "{\"metadata\":{\"name\":null}}");
+              o.check("merge patch", patched.outcome(), "400 BadRequest");
+              o.check("message", patched.message(), "the name of the object (web based on URL) was undeterminable: "
+                  + "name must be provided");
+              t.installCrd(Manifests.widgetCrd(t.crdGroup()));
+              String widgets = t.apis(t.crdGroup() + "/v1", "widgets");
+              t.create(widgets, Manifests.widget(t.crdGroup(), "v1", "w", "{\"size\":1}"));
+              Response put = t.api().put(widgets + "/w", "{\"apiVersion\":\"" + t.crdGroup() + "/v1\","
+                  + "\"kind\":\"Widget\",\"metadata\":{},\"spec\":{\"size\":2}}");
+              o.check("update without name or resourceVersion", put.outcome(), "400 BadRequest");
+              o.check("update message", put.message(), "the name of the object (w based on URL) was "
+                  + "undeterminable: name must be provided");
+            }),
+
         Scenario.named(GROUP, "duplicate ownerReferences are dropped on create, update and patch").body((t, o) -> {
           String owner = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"web\","
               + "\"uid\":\"0b7c5e1e-0000-4000-8000-000000000001\"}";
@@ -117,6 +135,29 @@ final class PatchScenarios {
               + "\"ownerReferences\":[" + owner + "," + owner + "]}}");
           o.check("updated", updated.body().at("/metadata/ownerReferences"), "[" + owner + "]");
         }),
+
+        Scenario.named(GROUP, "a strategic merge patch replaces a PodDisruptionBudget's selector, merges conditions")
+            .body((t, o) -> {
+              String pdbs = t.apis("policy/v1", "poddisruptionbudgets");
+              t.create(pdbs, """
+                  {"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"web"},
+                   "spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"a"}}}}""");
+              Response selector = t.api().patch(pdbs + "/web", RawApi.STRATEGIC_MERGE_PATCH,
+                  "{\"spec\":{\"selector\":{\"matchLabels\":{\"app2\":\"b\"}}}}");
+              o.check("selector", selector.body().at("/spec/selector"), "{\"matchLabels\":{\"app2\":\"b\"}}");
+              String condition = "{\"type\":\"%s\",\"status\":\"%s\",\"reason\":\"R\",\"message\":\"\","
+                  + "\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1}";
+              t.api().patch(pdbs + "/web/status", RawApi.MERGE_PATCH, "{\"status\":{\"currentHealthy\":0,"
+                  + "\"desiredHealthy\":1,\"disruptionsAllowed\":0,\"expectedPods\":0,\"conditions\":["
+                  + condition.formatted("DisruptionAllowed", "True") + "," + condition.formatted("Other", "True")
+                  + "]}}");
+              Response status = t.api().patch(pdbs + "/web/status", RawApi.STRATEGIC_MERGE_PATCH,
+                  "{\"status\":{\"conditions\":[" + condition.formatted("DisruptionAllowed", "False") + "]}}");
+              List<String> conditions = new ArrayList<>();
+              status.body().at("/status/conditions").forEach(c -> conditions.add(c.path("type").asText() + "="
+                  + c.path("status").asText()));
+              o.check("conditions", conditions, List.of("DisruptionAllowed=False", "Other=True"));
+            }),
 
         Scenario.named(GROUP, "a strategic merge patch on a custom resource answers 415").body((t, o) -> {
           t.installCrd(Manifests.widgetCrd(t.crdGroup()));

@@ -40,6 +40,7 @@ final class BuiltinTypes implements FieldType {
       JobSpec                   selector                  atomic                               -
       ServiceSpec               selector                  atomic                               -
       ReplicationControllerSpec selector                  atomic                               -
+      PodDisruptionBudgetSpec   selector                  atomic                               -
       Container                 env                       map:name                             EnvVar
       EnvVar                    valueFrom                 -                                    EnvVarSource
       EnvVarSource              configMapKeyRef           atomic                               -

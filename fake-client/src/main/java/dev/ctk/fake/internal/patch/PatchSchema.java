@@ -101,6 +101,12 @@ public final class PatchSchema {
       CronJobSpec                jobTemplate                -                 -              JobTemplateSpec
       JobTemplateSpec            metadata                   -                 -              ObjectMeta
       JobTemplateSpec            spec                       -                 -              JobSpec
+      PodDisruptionBudget        spec                       -                 -              PodDisruptionBudgetSpec
+      PodDisruptionBudget        status                     -                 -              PodDisruptionBudgetStatus
+      PodDisruptionBudgetSpec    selector                   replace           -              -
+      PodDisruptionBudgetStatus  conditions                 merge             type           -
+      HorizontalPodAutoscaler    status                     -                 -              HorizontalPodAutoscalerStatus
+      HorizontalPodAutoscalerStatus conditions              merge             type           -
       """;
 
   /** A field's tags: strategy {@code merge} (lists), {@code replace} (maps) or none. */

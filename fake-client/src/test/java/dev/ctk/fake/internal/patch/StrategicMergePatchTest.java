@@ -225,6 +225,27 @@ class StrategicMergePatchTest {
   }
 
   @Test
+  void replaces_a_disruption_budgets_selector_and_merges_conditions_by_type() {
+    // GIVEN: policy/v1 tags the selector patchStrategy:"replace", and PDB and HPA v2 conditions merge on type
+    JsonNode pdb = json("{spec: {selector: {matchLabels: {app: 'a'}}}, status: {conditions: ["
+        + "{type: 'DisruptionAllowed', status: 'True'}, {type: 'Other', status: 'True'}]}}");
+    JsonNode hpa = json("{status: {conditions: [{type: 'AbleToScale', status: 'True'}, {type: 'ScalingActive', "
+        + "status: 'True'}]}}");
+    // WHEN
+    JsonNode patchedPdb = StrategicMergePatch.apply(pdb, json("{spec: {selector: {matchLabels: {app2: 'b'}}}, "
+        + "status: {conditions: [{type: 'DisruptionAllowed', status: 'False'}]}}"),
+        PatchSchema.forType("PodDisruptionBudget"));
+    JsonNode patchedHpa = StrategicMergePatch.apply(hpa, json("{status: {conditions: [{type: 'ScalingActive', "
+        + "status: 'False'}]}}"), PatchSchema.forType("HorizontalPodAutoscaler"));
+    // THEN
+    assertThat(patchedPdb.at("/spec/selector")).isEqualTo(json("{matchLabels: {app2: 'b'}}"));
+    assertThat(patchedPdb.at("/status/conditions")).isEqualTo(json("[{type: 'DisruptionAllowed', status: 'False'}, "
+        + "{type: 'Other', status: 'True'}]"));
+    assertThat(patchedHpa.at("/status/conditions")).isEqualTo(json("[{type: 'AbleToScale', status: 'True'}, "
+        + "{type: 'ScalingActive', status: 'False'}]"));
+  }
+
+  @Test
   void keeps_server_only_values_of_a_primitive_list_in_place() {
     // GIVEN: f4 was added by someone else between f1 and f2
     JsonNode stored = json("{metadata: {name: 'cfg', finalizers: ['f1', 'f4', 'f2']}}");
