@@ -2,9 +2,9 @@ package dev.ctk.envtest.internal;
 
 import dev.ctk.envtest.values.EnvtestException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * JVM on the machine, in another container sharing the temporary folder (another process-id namespace) or with
  * a clock that moved, never removes the folder of a live run.
  *
- * <p>Limits: on a file system without working locks (some network file systems) a folder may be removed early
- * or late; folders of ctk before 2026-11-28 (no lock file) are judged by process id and start time, within
- * {@value #START_TOLERANCE_SECONDS} s.
+ * <p>Limits: on a file system without locks (some network file systems) a folder gets no lock file; such folders,
+ * and those of ctk before 2026-11-28, are judged by process id and start time (within
+ * {@value #START_TOLERANCE_SECONDS} s), so a run in another process-id namespace may lose them. A folder of this
+ * JVM is never judged by it. Windows is not supported (a locked file cannot be deleted there).
  *
  * <pre>{@code
  * WorkDirectory work = WorkDirectory.create();
@@ -71,13 +72,9 @@ public record WorkDirectory(Path path) {
     if (reaped > 0) {
       LOG.info("removed {} work folder(s) of local API servers whose JVM had died, from {}", reaped, tmp);
     }
+    Path folder;
     try {
-      Path folder = Files.createTempDirectory(tmp, PREFIX);
-      FileChannel channel = FileChannel.open(folder.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE);
-      HELD.put(folder, channel.lock());   // before the owner file: a folder with an owner file is always locked
-      Files.writeString(folder.resolve(OWNER_FILE), owner(ProcessHandle.current()));
-      return new WorkDirectory(folder);
+      folder = Files.createTempDirectory(tmp, PREFIX);
     } catch (IOException e) {
       throw new EnvtestException(
           "Could not create a work folder for a local API server in "
@@ -86,6 +83,40 @@ public record WorkDirectory(Path path) {
               + e
               + ". Free some space there or point -Djava.io.tmpdir at a writable folder.",
           e);
+    }
+    lock(folder);   // before the owner file: a folder with an owner file and a lock file is locked
+    try {
+      Files.writeString(folder.resolve(OWNER_FILE), owner(ProcessHandle.current()));
+    } catch (IOException e) {
+      new WorkDirectory(folder).delete();
+      throw new EnvtestException(
+          "Could not write " + folder.resolve(OWNER_FILE) + " for a local API server: " + e
+              + ". Free some space in " + tmp + " or point -Djava.io.tmpdir at a writable folder.",
+          e);
+    }
+    return new WorkDirectory(folder);
+  }
+
+  /**
+   * Takes the lock of a new folder and keeps it until {@link #delete()}. Where the file system has no locks (some
+   * network file systems) the folder gets no lock file and is judged by its owner's process id, as before locks.
+   */
+  private static void lock(Path folder) {
+    Path lockFile = folder.resolve(LOCK_FILE);
+    FileChannel channel = null;
+    try {
+      channel = FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      HELD.put(folder, channel.lock());
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("no file lock in {} ({}); its folder is judged by process id", folder, e.toString());
+      try {
+        if (channel != null) {
+          channel.close();
+        }
+        Files.deleteIfExists(lockFile);
+      } catch (IOException closing) {
+        LOG.debug("could not remove {}", lockFile, closing);
+      }
     }
   }
 
@@ -115,36 +146,48 @@ public record WorkDirectory(Path path) {
       } catch (IOException e) {
         continue; // no owner file: not ours to judge
       }
-      if (!ownerAlive(folder, recorded) && new WorkDirectory(folder).delete()) {
+      if (ownedHere(folder, recorded)) {
+        continue;   // never open a lock file this JVM holds: closing any channel of it would drop the lock
+      }
+      if (reapIfUnlocked(folder, recorded)) {
         removed++;
       }
     }
     return removed;
   }
 
-  /** {@code <pid> <start instant>} of a process, what {@value #OWNER_FILE} holds. */
-  static String owner(ProcessHandle process) {
-    return process.pid() + " " + process.info().startInstant().map(Object::toString).orElse("unknown");
+  /** Whether this JVM made the folder (it holds its lock, or the owner file names this process). */
+  private static boolean ownedHere(Path folder, String recorded) {
+    if (HELD.containsKey(folder) || HELD.containsKey(folder.toAbsolutePath().normalize())) {
+      return true;
+    }
+    String[] parts = recorded.split(" ", 2);
+    return parts[0].equals(Long.toString(ProcessHandle.current().pid()));
   }
 
-  /** Whether the owner of {@code folder} lives: it holds the folder's lock, or, without a lock file, it runs. */
-  static boolean ownerAlive(Path folder, String recorded) {
+  /**
+   * Deletes a folder of another process whose owner is gone, holding its lock while it deletes, so that two
+   * reapers never delete one folder at once.
+   */
+  private static boolean reapIfUnlocked(Path folder, String recorded) {
     Path lockFile = folder.resolve(LOCK_FILE);
     if (!Files.exists(lockFile)) {
-      return ownerAlive(recorded);
+      return !ownerAlive(recorded) && new WorkDirectory(folder).delete();
     }
     try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
       FileLock lock = channel.tryLock();
       if (lock == null) {
-        return true;   // another process holds it
+        return false;   // its owner, or another reaper, holds it
       }
-      lock.release();
-      return false;
-    } catch (OverlappingFileLockException e) {
-      return true;   // this JVM holds it
+      return new WorkDirectory(folder).delete();   // the lock is released when the channel closes, after
     } catch (IOException | RuntimeException e) {
-      return true;   // cannot tell (not ours to open, no locks here): keep the folder
+      return false;   // cannot tell (not ours to open, no locks here): keep the folder
     }
+  }
+
+  /** {@code <pid> <start instant>} of a process, what {@value #OWNER_FILE} holds. */
+  static String owner(ProcessHandle process) {
+    return process.pid() + " " + process.info().startInstant().map(Object::toString).orElse("unknown");
   }
 
   /**
@@ -177,27 +220,34 @@ public record WorkDirectory(Path path) {
   }
 
   /**
-   * Releases this JVM's lock on the folder, then deletes it and everything in it; logs (WARN) what could not be
-   * deleted.
+   * Deletes the folder and everything in it, then releases this JVM's lock on it (held while deleting, so that no
+   * reaper deletes it at the same time); logs (WARN) what could not be deleted. Never throws.
    *
    * @return whether the folder is gone
    */
   public boolean delete() {
-    FileLock held = HELD.remove(path);
-    if (held != null) {
-      try {
-        held.channel().close();   // releases the lock; a reaper that takes it now deletes what this does
-      } catch (IOException e) {
-        LOG.debug("could not close the lock of {}", path, e);
+    try {
+      return deleteFiles();
+    } finally {
+      FileLock held = HELD.remove(path);
+      if (held != null) {
+        try {
+          held.channel().close();
+        } catch (IOException e) {
+          LOG.debug("could not close the lock of {}", path, e);
+        }
       }
     }
+  }
+
+  private boolean deleteFiles() {
     if (!Files.exists(path)) {
       return true;
     }
     List<Path> all;
     try (Stream<Path> walk = Files.walk(path)) {
       all = walk.sorted(Comparator.reverseOrder()).toList();
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       LOG.warn("could not list {} to delete it", path, e);
       return false;
     }

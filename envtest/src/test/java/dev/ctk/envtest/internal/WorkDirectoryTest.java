@@ -3,11 +3,8 @@ package dev.ctk.envtest.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -58,24 +55,45 @@ class WorkDirectoryTest {
 
   @Test
   void the_lock_decides_over_the_process_id(@TempDir Path tmp) throws Exception {
-    // GIVEN a folder naming a dead process whose lock is held (its owner in another pid namespace), and one naming
-    // this live JVM whose lock nobody holds (its owner died and the pid was reused)
-    String deadOwner = deadOwner();
-    Path held = folder(tmp, "ctk-envtest-held", deadOwner);
-    Path unheld = folder(tmp, "ctk-envtest-unheld", WorkDirectory.owner(ProcessHandle.current()));
-    Files.createFile(unheld.resolve(WorkDirectory.LOCK_FILE));
-    try (FileChannel channel = FileChannel.open(held.resolve(WorkDirectory.LOCK_FILE), StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+    // GIVEN a folder naming a dead process whose lock another process holds (its owner in another pid namespace),
+    // and one naming a live process whose lock nobody holds (its owner died and the pid was reused)
+    Path held = folder(tmp, "ctk-envtest-held", deadOwner());
+    Process holder = child("hold", held.resolve(WorkDirectory.LOCK_FILE));
+    try {
+      assertThat(holder.inputReader().readLine()).isEqualTo("locked");
+      Path unheld = folder(tmp, "ctk-envtest-unheld", WorkDirectory.owner(holder.toHandle()));
+      Files.createFile(unheld.resolve(WorkDirectory.LOCK_FILE));
       // WHEN
       int removed = WorkDirectory.reapOrphans(tmp);
       // THEN
       assertThat(removed).isEqualTo(1);
-      assertThat(held).as("locked").isDirectory();
+      assertThat(held).as("locked by a live process").isDirectory();
       assertThat(unheld).as("not locked").doesNotExist();
+    } finally {
+      holder.getOutputStream().close();   // the holder lets go and ends
+      assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
     // AND once the lock is released, the folder goes
     assertThat(WorkDirectory.reapOrphans(tmp)).isEqualTo(1);
     assertThat(held).doesNotExist();
+  }
+
+  @Test
+  void reaping_never_drops_a_lock_this_jvm_holds() throws Exception {
+    // GIVEN a folder of this JVM (locked here)
+    WorkDirectory work = WorkDirectory.create();
+    try {
+      // WHEN this JVM looks for dead runs' folders again (as a second local server's start does)
+      WorkDirectory.reapOrphans(work.path().getParent());
+      WorkDirectory.reapOrphans(work.path().getParent());
+      // THEN another process still finds the lock held (closing any channel of the file would have dropped it)
+      Process probe = child("probe", work.path().resolve(WorkDirectory.LOCK_FILE));
+      assertThat(probe.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(probe.exitValue()).as("3: held, 0: the lock was free").isEqualTo(3);
+      assertThat(work.path()).isDirectory();
+    } finally {
+      assertThat(work.delete()).isTrue();
+    }
   }
 
   @Test
@@ -84,13 +102,19 @@ class WorkDirectoryTest {
     try {
       assertThat(Files.readString(work.path().resolve(WorkDirectory.OWNER_FILE)))
           .isEqualTo(WorkDirectory.owner(ProcessHandle.current()));
-      assertThat(WorkDirectory.ownerAlive(work.path(), "0 unknown")).as("its lock is held").isTrue();
-      WorkDirectory.reapOrphans(work.path().getParent());
-      assertThat(work.path()).as("kept by a reaper, since this JVM holds its lock").isDirectory();
+      assertThat(work.path().resolve(WorkDirectory.LOCK_FILE)).exists();
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(work.path()))).isEqualTo("rwx------");
     } finally {
       assertThat(work.delete()).isTrue();
     }
+    assertThat(work.path()).doesNotExist();
+  }
+
+  /** A child JVM running {@link LockProbeMain} with {@code mode} on {@code file}. */
+  private static Process child(String mode, Path file) throws IOException {
+    return new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
+        System.getProperty("java.class.path"), LockProbeMain.class.getName(), mode, file.toString())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
   }
 
   /** The owner text of a process that has exited. */
