@@ -93,6 +93,18 @@ public final class SharedApiServers {
     }
   }
 
+  /** Stops a started server before the others (it no longer serves); a failure is logged. */
+  private void stopEarly(ApiServer server) {
+    synchronized (this) {
+      started.remove(server);
+    }
+    try {
+      server.close();
+    } catch (RuntimeException e) {
+      LOG.warn("could not close shared {}: {}", server.description(), e.toString());
+    }
+  }
+
   private synchronized void register(ApiServer server) {
     if (closed) {
       server.close();
@@ -132,11 +144,14 @@ public final class SharedApiServers {
           LOG.info("shared API server \"{}\": reused ({})", key, DurationText.since(asked));
           return shared;
         }
-        shared = null;
         failure = new EnvtestException("Shared API server \"" + key + "\" stopped serving: " + exited.get()
             + "\nIt is not started again in this JVM: this and every later use of it fail with this message. Fix "
-            + "what the log says (etcd needs free memory and disk in java.io.tmpdir), then run the tests again.");
+            + "what the log says (a process killed from outside, out of memory, or etcd out of disk in "
+            + "java.io.tmpdir are the usual causes), then run the tests again.");
         LOG.warn("{}", failure.getMessage());
+        ApiServer dead = ((SharedView) shared).server;
+        shared = null;
+        stopEarly(dead);   // what is left of it (kube-apiserver without its etcd) would run until the JVM exits
       }
       if (failure instanceof EnvtestUnavailableException) {
         throw new EnvtestUnavailableException(failure.getMessage(), failure);

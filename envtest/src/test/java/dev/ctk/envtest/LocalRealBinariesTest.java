@@ -140,8 +140,10 @@ class LocalRealBinariesTest {
       EnvtestException reuse = catchThrowableOfType(EnvtestException.class, () -> shared.obtain("crash", () -> {
         throw new AssertionError("not started again");
       }));
+      assertThat(reuse).isExactlyInstanceOf(EnvtestException.class);   // fails, never skips
       assertThat(reuse.getMessage()).startsWith("Shared API server \"crash\" stopped serving: etcd (pid " + etcd
           + ") exited with code 137").contains("It is not started again in this JVM");
+      assertThat(second.processIds()).as("what was left of it is stopped").noneMatch(Processes::running);
       assertThat(catchThrowableOfType(EnvtestException.class, () -> shared.obtain("crash", () -> {
         throw new AssertionError("not started again");
       }))).as("later uses").hasMessage(reuse.getMessage());

@@ -14,9 +14,10 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * The condition behind {@link EnabledIfEnvtestAvailable @EnabledIfEnvtestAvailable}: skips when the
- * requested real mode's server cannot be had, with its message as the reason; when {@code
- * ctk.require-envtest=true}, enables the test and makes it fail in {@code beforeEach} with that same
- * message. An invalid ctk setting fails the test in {@code beforeEach} with its message.
+ * requested real mode's server is not available on this machine (no binaries, Docker or kubeconfig), with its
+ * message as the reason; when {@code ctk.require-envtest=true}, enables the test and makes it fail in {@code
+ * beforeEach} with that same message. A server that was found but failed to start, and an invalid ctk setting,
+ * fail the test in {@code beforeEach} with their message.
  */
 final class EnvtestCondition implements ExecutionCondition, BeforeEachCallback {
 

@@ -1,7 +1,7 @@
 package dev.ctk.junit;
 
 import dev.ctk.envtest.ApiServer;
-import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import dev.ctk.harness.internal.realserver.RealServers;
 import dev.ctk.harness.internal.realserver.ServerConfig;
 import dev.ctk.harness.values.Mode;
@@ -19,7 +19,7 @@ final class RealServerFixtures {
 
   private RealServerFixtures() {}
 
-  /** The server of {@code mode} with default settings (plus {@code parameters}), or skip. */
+  /** The server of {@code mode} with default settings (plus {@code parameters}), or skip when it is unavailable. */
   static ApiServer serverOrSkip(Mode mode, String... parameters) {
     Map<String, String> map = new java.util.HashMap<>();
     for (int i = 0; i < parameters.length; i += 2) {
@@ -29,7 +29,7 @@ final class RealServerFixtures {
         .serverConfig(mode);
     try {
       return RealServers.server(config);
-    } catch (EnvtestException e) {
+    } catch (EnvtestUnavailableException e) {   // a server found but failing fails the test, as in the extension
       if ("true".equalsIgnoreCase(System.getenv("CTK_REQUIRE_ENVTEST"))) {
         throw e;
       }

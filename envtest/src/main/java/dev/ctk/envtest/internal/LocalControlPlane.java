@@ -64,6 +64,8 @@ public final class LocalControlPlane {
   private final List<ChildProcess> processes = new CopyOnWriteArrayList<>();
   private final List<Long> startedPids = new CopyOnWriteArrayList<>();
   private volatile WorkDirectory work;
+  /** Whether {@link #start} succeeded (and {@link #stop} has not run since). */
+  private volatile boolean started;
   private volatile AdminCredentials credentials;
   private volatile String url;
   private volatile String caCertPem;
@@ -95,6 +97,7 @@ public final class LocalControlPlane {
     for (int attempt = 1; ; attempt++) {
       try {
         startOnce(startNanos);
+        started = true;
         return;
       } catch (PortTakenException e) {
         boolean fixedPort = options.securePort() > 0 && e.name.equals(AssetsSearch.KUBE_APISERVER);
@@ -310,8 +313,11 @@ public final class LocalControlPlane {
    * @throws EnvtestException when a process survives even KILL (after all others were stopped)
    */
   public void stop() {
-    exited().ifPresent(text -> LOG.warn("{} before close; its log in {} is deleted now", text, work == null
-        ? "the work folder" : work.path()));
+    if (started) {   // a start that failed has said so in its exception already
+      exited().ifPresent(text -> LOG.warn("{} before close; its log in {} is deleted now", text, work == null
+          ? "the work folder" : work.path()));
+    }
+    started = false;
     EnvtestException failure = null;
     List<ChildProcess> reversed = new ArrayList<>(processes);
     Collections.reverse(reversed);

@@ -95,9 +95,13 @@ public record ServerConfig(Mode mode, String envtestAssets, String envtestVersio
         yield builder.build().start();
       }
       case CONTAINER -> ContainerServerStart.start(this);
-      case EXISTING_CLUSTER -> kubeconfig != null
-          ? ExistingCluster.fromKubeconfig(Path.of(kubeconfig), kubeContext)
-          : ExistingCluster.fromDefaultKubeconfig(kubeContext);
+      case EXISTING_CLUSTER -> {
+        ExistingCluster cluster = kubeconfig != null
+            ? ExistingCluster.fromKubeconfig(Path.of(kubeconfig), kubeContext)
+            : ExistingCluster.fromDefaultKubeconfig(kubeContext);
+        cluster.version();   // asked once here: a cluster that does not answer is unavailable (skipped, with why)
+        yield cluster;
+      }
       default -> throw new IllegalStateException("not a real mode: " + mode);
     };
   }
