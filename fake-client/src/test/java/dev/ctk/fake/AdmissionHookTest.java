@@ -122,6 +122,20 @@ class AdmissionHookTest {
   }
 
   @Test
+  void aMutatingHookOnCreate_seesOwnerReferencesDeduplicated_asKubesCreateHandlerDedupsBeforeAdmission() {
+    cluster = FakeCluster.builder().withGarbageCollection(false)
+        .withMutatingAdmission("first.example.com", record())
+        .build();
+    String owner = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"o\",\"uid\":\"u-1\"}";
+
+    new RawApi(cluster.url()).post(CONFIGMAPS, "{\"metadata\":{\"name\":\"c\",\"ownerReferences\":[" + owner + ","
+        + owner + "]}}");
+
+    assertThat(seen).hasSize(1);
+    assertThat(seen.get(0).object().getMetadata().getOwnerReferences()).hasSize(1);
+  }
+
+  @Test
   void aPatchedObject_isDefaultedAgain_andACustomResourcePatchIsPruned() {
     cluster = FakeCluster.builder().withCrds(CrdSchemaTest.widgetCrd())
         .withMutatingAdmission("sidecar.example.com", request -> {

@@ -89,10 +89,17 @@ class PatchAndDeleteTest {
     Reply put = api.put(NETWORK, "{\"apiVersion\":\"samplecrd.k8s.io/v1\",\"kind\":\"Network\",\"metadata\":{},"
         + "\"spec\":{\"cidr\":\"b\"}}");
 
+    Reply renamedStale = api.put(NETWORK, "{\"apiVersion\":\"samplecrd.k8s.io/v1\",\"kind\":\"Network\","
+        + "\"metadata\":{\"name\":\"other\",\"resourceVersion\":\"1\"},\"spec\":{\"cidr\":\"b\"}}");
+
     for (Reply reply : List.of(patched, put)) {
       assertThat(reply.code()).as(reply.body()).isEqualTo(400);
       assertThat(reply.json().path("message").asText()).isEqualTo(undeterminable);
     }
+    assertThat(renamedStale.code()).as("another name is refused before the stale resourceVersion")
+        .isEqualTo(400);
+    assertThat(renamedStale.json().path("message").asText())
+        .isEqualTo("the name of the object (other) does not match the name on the URL (net-a)");
     assertThat(api.get(NETWORK).json().path("spec").path("cidr").asText()).as("nothing changed").isEqualTo("a");
   }
 

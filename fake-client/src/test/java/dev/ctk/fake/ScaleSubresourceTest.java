@@ -142,6 +142,16 @@ class ScaleSubresourceTest {
   }
 
   @Test
+  void put_withoutAName_isBadRequest() {
+    Reply reply = api.put(SCALE, """
+        {"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{},"spec":{"replicas":2}}""");
+    assertThat(reply.code()).isEqualTo(400);
+    assertThat(reply.json().path("message").asText())
+        .isEqualTo("the name of the object (web based on URL) was undeterminable: name must be provided");
+    assertThat(cluster.client().apps().deployments().withName("web").get().getSpec().getReplicas()).isEqualTo(1);
+  }
+
+  @Test
   void delete_onScale_isMethodNotAllowed() {
     Reply reply = api.delete(SCALE);
     assertThat(reply.code()).isEqualTo(405);

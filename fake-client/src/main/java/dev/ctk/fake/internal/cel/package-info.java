@@ -64,7 +64,8 @@
  *       offers to new rules is declared, so rules using later functions ({@code semver}, {@code reverse}, ...) fail
  *       to compile, as in kube 1.32.</li>
  *   <li>{@code string()} of a double, duration or timestamp prints cel-java's text ({@code "2.0"}, where cel-go
- *       prints {@code "2"}). Ratcheting calls a value unchanged when its JSON equals the stored one; kube never calls
+ *       prints {@code "2"}). A null field is left out of its object, so it counts for neither {@code has()} nor
+ *       {@code ==}; kube counts it in {@code ==} (an object holding one equals no object, itself included). Ratcheting calls a value unchanged when its JSON equals the stored one; kube never calls
  *       values under {@code x-kubernetes-preserve-unknown-fields} unchanged, and ignores the order of map lists.</li>
  *   <li>Lists with {@code x-kubernetes-list-type: set} or {@code map} compare and concatenate as ordinary lists
  *       (kube ignores order in {@code ==} and merges on {@code +}). Struct types are named {@code selfType0...} where

@@ -6,6 +6,7 @@ import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.registry.ScalePaths;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,11 +92,7 @@ final class ScaleSubresource {
 
   /** Turns the parent ({@code current}, a private copy) into what the Scale {@code sent} asks for. */
   private static ObjectNode applyScale(ScalePaths paths, String name, ObjectNode current, ObjectNode sent) {
-    String sentName = sent.path("metadata").path("name").asText("");
-    if (!sentName.isEmpty() && !sentName.equals(name)) {
-      throw ApiError.badRequest("the name of the object (" + sentName + ") does not match the name on the URL ("
-          + name + ")");
-    }
+    ObjectRules.checkName(name, sent.path("metadata").path("name").asText(""));
     JsonNode replicas = sent.path("spec").path("replicas");
     if (!replicas.isMissingNode() && !replicas.isNull() && !replicas.canConvertToInt()) {
       throw ApiError.badRequest("Scale in version \"v1\" cannot be handled as a Scale: spec.replicas: expected an "

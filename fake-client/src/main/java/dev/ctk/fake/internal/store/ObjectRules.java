@@ -41,6 +41,15 @@ public final class ObjectRules {
       "ephemeralcontainers", List.<String[]>of(new String[] {"spec", "ephemeralContainers"}));
   private static final int GENERATE_NAME_ATTEMPTS = 8;
 
+  /**
+   * Metadata a built-in kind's {@code /status} write takes from the stored object beyond what every update keeps
+   * (kube 1.32's status strategies: {@code podStatusStrategy} resets ownerReferences, {@code
+   * deploymentStatusStrategy} labels; the others only reset spec).
+   */
+  private static final java.util.Map<String, List<String>> STATUS_RESETS_METADATA = java.util.Map.of(
+      "Pod", List.of("ownerReferences"),
+      "Deployment", List.of("labels"));
+
   private final NameGenerator names;
   private final Clock clock;
   private volatile Stamp lastStamp;
@@ -181,16 +190,31 @@ public final class ObjectRules {
   }
 
   /**
-   * Refuses an update whose body (a PUT's, or a patch's result) has no name, as kube's {@code checkName} does before
-   * any precondition is checked; a name that differs from the URL's is refused later, by {@link #prepareForUpdate}.
+   * Refuses an update whose body (a PUT's, or a patch's result) has no name, or another name than the URL's, as
+   * kube's {@code checkName} does before any precondition is checked.
    *
    * @throws ApiError 400 {@code the name of the object (<name> based on URL) was undeterminable: name must be
-   *     provided}
+   *     provided}, or {@code the name of the object (<sent>) does not match the name on the URL (<name>)}
    */
   public void checkNamed(ObjectNode current, ObjectNode body) {
-    if (body.path("metadata").path("name").asText("").isEmpty()) {
-      throw ApiError.badRequest("the name of the object (" + current.path("metadata").path("name").asText()
-          + " based on URL) was undeterminable: name must be provided");
+    checkName(current.path("metadata").path("name").asText(), body.path("metadata").path("name").asText(""));
+  }
+
+  /**
+   * kube's {@code checkName} on a name sent for the object at {@code name}.
+   *
+   * @param name the name in the URL
+   * @param sent the body's {@code metadata.name}, {@code ""} when it has none
+   * @throws ApiError 400 when {@code sent} is empty or another name
+   */
+  public static void checkName(String name, String sent) {
+    if (sent.isEmpty()) {
+      throw ApiError.badRequest("the name of the object (" + name + " based on URL) was undeterminable: name must "
+          + "be provided");
+    }
+    if (!sent.equals(name)) {
+      throw ApiError.badRequest("the name of the object (" + sent + ") does not match the name on the URL (" + name
+          + ")");
     }
   }
 
@@ -234,9 +258,8 @@ public final class ObjectRules {
     ObjectNode currentMeta = (ObjectNode) current.get("metadata");
     String name = currentMeta.path("name").asText();
     String bodyName = body.path("metadata").path("name").asText("");
-    if (!bodyName.isEmpty() && !bodyName.equals(name)) {
-      throw ApiError.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL ("
-          + name + ")");
+    if (!bodyName.isEmpty()) {
+      checkName(name, bodyName);   // a seeding write may leave the name out
     }
     String bodyNamespace = body.path("metadata").path("namespace").asText("");
     if (type.namespaced() && !bodyNamespace.isEmpty()
@@ -245,7 +268,8 @@ public final class ObjectRules {
           + "request");
     }
     ObjectNode next;
-    if ("status".equals(subresource)) {
+    if ("status".equals(subresource) && type.custom()) {
+      // a custom resource's status strategy keeps only status (and managedFields) of what was sent
       next = current.deepCopy();
       JsonNode status = body.get("status");
       if (status == null || status.isNull()) {
@@ -253,6 +277,8 @@ public final class ObjectRules {
       } else {
         next.set("status", status.deepCopy());
       }
+    } else if ("status".equals(subresource)) {
+      next = builtinStatusWrite(type, current, body, keepStatus);
     } else if ("resize".equals(subresource)) {
       next = current.deepCopy();
       PodResize.apply(body, next);
@@ -269,20 +295,7 @@ public final class ObjectRules {
       }
     } else {
       next = body;
-      ObjectNode meta = metadata(next);
-      for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
-          "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields", "selfLink")) {
-        if (field.equals("uid") && !keepStatus && !meta.path("uid").asText("").isEmpty()) {
-          // as kube: only a missing uid is filled in from the stored object; a different one is refused by
-          // validation (a PUT's was refused already as a precondition)
-          continue;
-        }
-        if (currentMeta.has(field)) {
-          meta.set(field, currentMeta.get(field).deepCopy());
-        } else {
-          meta.remove(field);
-        }
-      }
+      keepSystemMetadata(current, next, keepStatus);
       if (type.hasStatusSubresource() && !keepStatus) {
         if (current.has("status")) {
           next.set("status", current.get("status").deepCopy());
@@ -297,10 +310,75 @@ public final class ObjectRules {
       labelNamespace(next);
     }
     checkNoNewFinalizersWhileDeleting(type, current, next);
-    if (type.generationPolicy() != GenerationPolicy.NONE && generationRelevantChange(type, current, next)) {
+    if (type.generationPolicy() != GenerationPolicy.NONE && !"status".equals(subresource)
+        && generationRelevantChange(type, current, next)) {
       metadata(next).put("generation", currentMeta.path("generation").asLong(0) + 1);
     }
     return next;
+  }
+
+  /**
+   * A built-in kind's {@code /status} write, as its status strategy in kube 1.32 makes it: the sent object with
+   * every top-level field but {@code metadata} and {@code status} (its {@code spec}) from the stored one, the system
+   * metadata as every update keeps it, and what the kind's strategy also resets ({@link #STATUS_RESETS_METADATA});
+   * other metadata changes (annotations, finalizers, most labels) are saved, as in kube.
+   */
+  private static ObjectNode builtinStatusWrite(ResourceType type, ObjectNode current, ObjectNode body,
+      boolean seeding) {
+    ObjectNode next = body;
+    List<String> sent = new ArrayList<>();
+    next.fieldNames().forEachRemaining(sent::add);
+    for (String field : sent) {
+      if (!field.equals("metadata") && !field.equals("status")) {
+        next.remove(field);
+      }
+    }
+    current.fields().forEachRemaining(field -> {
+      if (!field.getKey().equals("metadata") && !field.getKey().equals("status")) {
+        next.set(field.getKey(), field.getValue().deepCopy());
+      }
+    });
+    if (next.get("status") != null && next.get("status").isNull()) {
+      next.remove("status");
+    }
+    keepSystemMetadata(current, next, seeding);
+    ObjectNode meta = metadata(next);
+    JsonNode currentMeta = current.path("metadata");
+    for (String field : STATUS_RESETS_METADATA.getOrDefault(type.kind(), List.of())) {
+      if (currentMeta.has(field)) {
+        meta.set(field, currentMeta.get(field).deepCopy());
+      } else {
+        meta.remove(field);
+      }
+    }
+    if (type.kind().equals("Pod") && next.path("status").path("qosClass").asText("").isEmpty()
+        && current.path("status").has("qosClass") && next.get("status") instanceof ObjectNode status) {
+      status.set("qosClass", current.path("status").get("qosClass").deepCopy());   // podStatusStrategy keeps it
+    }
+    return next;
+  }
+
+  /**
+   * Puts back the metadata no update may change (as kube's {@code rest.BeforeUpdate} and the store do): name,
+   * namespace, uid (only when none was sent: a different one is refused by validation), timestamps, deletion grace
+   * period, generation, resourceVersion, managedFields, selfLink.
+   */
+  private static void keepSystemMetadata(ObjectNode current, ObjectNode next, boolean seeding) {
+    ObjectNode meta = metadata(next);
+    JsonNode currentMeta = current.path("metadata");
+    for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields", "selfLink")) {
+      if (field.equals("uid") && !seeding && !meta.path("uid").asText("").isEmpty()) {
+        // as kube: only a missing uid is filled in from the stored object; a different one is refused by
+        // validation (a PUT's was refused already as a precondition)
+        continue;
+      }
+      if (currentMeta.has(field)) {
+        meta.set(field, currentMeta.get(field).deepCopy());
+      } else {
+        meta.remove(field);
+      }
+    }
   }
 
   /** Whether an object being deleted has no finalizers left (the store then removes it). */
@@ -326,8 +404,9 @@ public final class ObjectRules {
 
   /**
    * Drops owner references equal to an earlier one, as kube's handlers do on every create, update and patch after
-   * mutating admission ({@code dedupOwnerReferences}); kube also answers a {@code Warning} header naming the
-   * duplicate UIDs, which the fake does not send.
+   * mutating admission, and on a create before it too ({@code dedupOwnerReferences}); kube also answers a
+   * {@code Warning} header naming the duplicate UIDs, which the fake does not send (and an update's mutating hooks
+   * see the duplicates in the fake, where kube drops them first).
    *
    * @param object the object to store (modified)
    */

@@ -232,6 +232,7 @@ public final class ObjectStore {
       NamespaceLifecycle.checkAcceptsContent(type, requireNamespace(namespace), object);
     }
     admission.defaults(type, object);
+    ObjectRules.dedupOwnerReferences(object);   // before mutating admission and after it, as kube's create handler
     admission.mutateCreate(type, namespace, object, options);
     ObjectRules.dedupOwnerReferences(object);
     rules.prepareForCreate(type, namespace, object, options.seeding(),
