@@ -60,43 +60,6 @@ class StatusSubresourceTest {
   }
 
   @Test
-  void builtinStatusWrite_savesMetadataChanges_butWhatItsStrategyResets() {
-    // GIVEN a Deployment and a Pod (kube's deploymentStatusStrategy resets spec and labels, podStatusStrategy spec
-    // and ownerReferences; every other metadata change sent to /status is saved)
-    Deployment d = cluster.client().apps().deployments().resource(deployment("web", "nginx:1")).create();
-    api.post("/api/v1/namespaces/default/pods", "{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":"
-        + "[{\"name\":\"c\",\"image\":\"nginx:1\"}]}}");
-    String deploymentStatus = "/apis/apps/v1/namespaces/default/deployments/web/status";
-
-    // WHEN
-    Reply deploymentReply = api.patch(deploymentStatus, "application/merge-patch+json", "{\"metadata\":{"
-        + "\"annotations\":{\"a\":\"1\"},\"labels\":{\"l\":\"1\"},\"finalizers\":[\"example.com/f\"]},"
-        + "\"spec\":{\"replicas\":7},\"status\":{\"replicas\":3}}");
-    Reply podReply = api.patch("/api/v1/namespaces/default/pods/p/status", "application/merge-patch+json",
-        "{\"metadata\":{\"annotations\":{\"a\":\"1\"},\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":"
-        + "\"ConfigMap\",\"name\":\"x\",\"uid\":\"u\"}]},\"spec\":{\"activeDeadlineSeconds\":5},"
-        + "\"status\":{\"phase\":\"Running\"}}");
-
-    // THEN
-    assertThat(deploymentReply.code()).as(deploymentReply.body()).isEqualTo(200);
-    assertThat(deploymentReply.json().at("/metadata/annotations/a").asText()).as("annotation saved").isEqualTo("1");
-    assertThat(deploymentReply.json().at("/metadata/finalizers/0").asText()).as("finalizer saved")
-        .isEqualTo("example.com/f");
-    assertThat(deploymentReply.json().at("/metadata/labels")).as("labels reset")
-        .isEqualTo(RawApi.json("{\"app\":\"web\"}"));
-    assertThat(deploymentReply.json().at("/spec/replicas").asInt()).as("spec reset")
-        .isEqualTo(d.getSpec().getReplicas());
-    assertThat(deploymentReply.json().at("/status/replicas").asInt()).isEqualTo(3);
-    assertThat(deploymentReply.json().at("/metadata/generation").asLong()).as("a status write bumps no generation")
-        .isEqualTo(1L);
-    assertThat(podReply.code()).as(podReply.body()).isEqualTo(200);
-    assertThat(podReply.json().at("/metadata/annotations/a").asText()).isEqualTo("1");
-    assertThat(podReply.json().at("/metadata").has("ownerReferences")).as("ownerReferences reset").isFalse();
-    assertThat(podReply.json().at("/spec").has("activeDeadlineSeconds")).as("spec reset").isFalse();
-    assertThat(podReply.json().at("/status/phase").asText()).isEqualTo("Running");
-  }
-
-  @Test
   void crdWithStatusSubresource_splitsBothDirections_forPutAndPatch() {
     api.post("/apis/samplecrd.k8s.io/v1/namespaces/default/networks", "{\"apiVersion\":\"samplecrd.k8s.io/v1\","
         + "\"kind\":\"Network\",\"metadata\":{\"name\":\"net-a\"},\"spec\":{\"cidr\":\"a\"},"

@@ -59,25 +59,6 @@ final class SubresourceScenarios {
               o.check("read generation", read.at("/metadata/generation"), "2");
             }),
 
-        Scenario.named(GROUP, "a /status write saves metadata changes but those its kind's strategy resets")
-            .body((t, o) -> {
-              String path = t.apis("apps/v1", "deployments/web");
-              t.create(t.apis("apps/v1", "deployments"), Manifests.deployment("web"));
-              Response deployment = t.api().patch(path + "/status", RawApi.MERGE_PATCH, "{\"metadata\":{"
-                  + "\"annotations\":{\"a\":\"1\"},\"labels\":{\"l\":\"1\"}},\"status\":{\"replicas\":2}}");
-              o.check("deployment annotations", deployment.body().at("/metadata/annotations"), "{\"a\":\"1\"}");
-              o.check("deployment labels", deployment.at("/metadata/labels"), Observation.ABSENT);
-              o.check("deployment generation", deployment.at("/metadata/generation"), "1");
-              t.create(t.core("pods"), Manifests.pod("p"));
-              Response pod = t.api().patch(t.core("pods/p/status"), RawApi.MERGE_PATCH, "{\"metadata\":{"
-                  + "\"labels\":{\"l\":\"1\"},\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-                  + "\"name\":\"x\",\"uid\":\"0b7c5e1e-0000-4000-8000-000000000002\"}]},"
-                  + "\"status\":{\"phase\":\"Running\"}}");
-              o.check("pod labels", pod.body().at("/metadata/labels"), "{\"l\":\"1\"}");
-              o.check("pod ownerReferences", pod.at("/metadata/ownerReferences"), Observation.ABSENT);
-              o.check("pod phase", pod.at("/status/phase"), "Running");
-            }),
-
         Scenario.named(GROUP, "Deployment /scale reads and writes spec.replicas as an autoscaling/v1 Scale")
             .body((t, o) -> {
               String path = t.apis("apps/v1", "deployments/web");

@@ -41,14 +41,6 @@ public final class ObjectRules {
       "ephemeralcontainers", List.<String[]>of(new String[] {"spec", "ephemeralContainers"}));
   private static final int GENERATE_NAME_ATTEMPTS = 8;
 
-  /**
-   * Metadata a built-in kind's {@code /status} write takes from the stored object beyond what every update keeps
-   * (kube 1.32's status strategies: {@code podStatusStrategy} resets ownerReferences, {@code
-   * deploymentStatusStrategy} labels; the others only reset spec).
-   */
-  private static final java.util.Map<String, List<String>> STATUS_RESETS_METADATA = java.util.Map.of(
-      "Pod", List.of("ownerReferences"),
-      "Deployment", List.of("labels"));
 
   private final NameGenerator names;
   private final Clock clock;
@@ -268,8 +260,9 @@ public final class ObjectRules {
           + "request");
     }
     ObjectNode next;
-    if ("status".equals(subresource) && type.custom()) {
-      // a custom resource's status strategy keeps only status (and managedFields) of what was sent
+    if ("status".equals(subresource)) {
+      // only status of what was sent, as a custom resource's status strategy keeps it; a built-in kind's strategy
+      // in kube also saves most metadata sent to /status (docs/limitations.md)
       next = current.deepCopy();
       JsonNode status = body.get("status");
       if (status == null || status.isNull()) {
@@ -277,8 +270,6 @@ public final class ObjectRules {
       } else {
         next.set("status", status.deepCopy());
       }
-    } else if ("status".equals(subresource)) {
-      next = builtinStatusWrite(type, current, body, keepStatus);
     } else if ("resize".equals(subresource)) {
       next = current.deepCopy();
       PodResize.apply(body, next);
@@ -313,47 +304,6 @@ public final class ObjectRules {
     if (type.generationPolicy() != GenerationPolicy.NONE && !"status".equals(subresource)
         && generationRelevantChange(type, current, next)) {
       metadata(next).put("generation", currentMeta.path("generation").asLong(0) + 1);
-    }
-    return next;
-  }
-
-  /**
-   * A built-in kind's {@code /status} write, as its status strategy in kube 1.32 makes it: the sent object with
-   * every top-level field but {@code metadata} and {@code status} (its {@code spec}) from the stored one, the system
-   * metadata as every update keeps it, and what the kind's strategy also resets ({@link #STATUS_RESETS_METADATA});
-   * other metadata changes (annotations, finalizers, most labels) are saved, as in kube.
-   */
-  private static ObjectNode builtinStatusWrite(ResourceType type, ObjectNode current, ObjectNode body,
-      boolean seeding) {
-    ObjectNode next = body;
-    List<String> sent = new ArrayList<>();
-    next.fieldNames().forEachRemaining(sent::add);
-    for (String field : sent) {
-      if (!field.equals("metadata") && !field.equals("status")) {
-        next.remove(field);
-      }
-    }
-    current.fields().forEachRemaining(field -> {
-      if (!field.getKey().equals("metadata") && !field.getKey().equals("status")) {
-        next.set(field.getKey(), field.getValue().deepCopy());
-      }
-    });
-    if (next.get("status") != null && next.get("status").isNull()) {
-      next.remove("status");
-    }
-    keepSystemMetadata(current, next, seeding);
-    ObjectNode meta = metadata(next);
-    JsonNode currentMeta = current.path("metadata");
-    for (String field : STATUS_RESETS_METADATA.getOrDefault(type.kind(), List.of())) {
-      if (currentMeta.has(field)) {
-        meta.set(field, currentMeta.get(field).deepCopy());
-      } else {
-        meta.remove(field);
-      }
-    }
-    if (type.kind().equals("Pod") && next.path("status").path("qosClass").asText("").isEmpty()
-        && current.path("status").has("qosClass") && next.get("status") instanceof ObjectNode status) {
-      status.set("qosClass", current.path("status").get("qosClass").deepCopy());   // podStatusStrategy keeps it
     }
     return next;
   }
