@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Map;
@@ -148,7 +149,8 @@ public final class ExistingCluster implements ApiServer {
    * Asks the server on first use.
    *
    * @return the server's gitVersion
-   * @throws EnvtestException if the server cannot be reached
+   * @throws EnvtestUnavailableException if the server cannot be reached
+   * @throws EnvtestException if it answers with an error (e.g. 401 with expired credentials)
    */
   @Override
   public String version() {
@@ -159,23 +161,36 @@ public final class ExistingCluster implements ApiServer {
     Config probe = new ConfigBuilder(clientConfig()).withRequestRetryBackoffLimit(0).build();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(probe).build()) {
       known = client.getKubernetesVersion().getGitVersion();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() > 0) {   // it answered, with an error (expired credentials, 403, 5xx): not to be skipped
+        throw new EnvtestException(
+            "The existing cluster of context \"" + file.context() + "\" (" + file.path() + ") at " + file.server()
+                + " answered GET /version with " + e.getCode() + ": " + Poll.describe(e) + ". Check the "
+                + "credentials of that context (kubectl --context " + file.context() + " version).",
+            e);
+      }
+      throw unreachable(e);
     } catch (RuntimeException e) {
-      throw new EnvtestUnavailableException(
-          "Could not reach the existing cluster of context \""
-              + file.context()
-              + "\" ("
-              + file.path()
-              + ") at "
-              + file.server()
-              + ": "
-              + Poll.describe(e)
-              + ". Check that the cluster runs and that kubectl --context "
-              + file.context()
-              + " version works.",
-          e);
+      throw unreachable(e);
     }
     version = known;
     return known;
+  }
+
+  private EnvtestUnavailableException unreachable(RuntimeException e) {
+    return new EnvtestUnavailableException(
+        "Could not reach the existing cluster of context \""
+          + file.context()
+          + "\" ("
+          + file.path()
+          + ") at "
+          + file.server()
+          + ": "
+          + Poll.describe(e)
+          + ". Check that the cluster runs and that kubectl --context "
+          + file.context()
+          + " version works.",
+        e);
   }
 
   @Override

@@ -3,7 +3,9 @@ package dev.ctk.envtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.ctk.envtest.values.EnvtestException;
+import dev.ctk.envtest.values.EnvtestUnavailableException;
 import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamedClusterBuilder;
@@ -12,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -198,6 +201,45 @@ class ExistingClusterTest {
             "Could not reach the existing cluster of context \"gone\" \\(" + java.util.regex.Pattern.quote(file.toString())
                 + "\\) at https://127\\.0\\.0\\.1:1: .*Connection refused.*\\. Check that the cluster runs and that"
                 + " kubectl --context gone version works\\.");
+  }
+
+  @Test
+  void a_cluster_that_does_not_answer_is_unavailable_and_one_that_refuses_the_credentials_is_an_error()
+      throws IOException {
+    // GIVEN a closed port, and a server that answers 401 to everything (expired credentials)
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    HttpServer refusing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    refusing.createContext("/", exchange -> {
+      byte[] body = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"Unauthorized\","
+          + "\"reason\":\"Unauthorized\",\"code\":401}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(401, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    refusing.start();
+    try {
+      Path down = Files.writeString(dir.resolve("down"), kubeconfig("down", "down", "http://127.0.0.1:" + closed,
+          null));
+      Path expired = Files.writeString(dir.resolve("expired"), kubeconfig("expired", "expired",
+          "http://127.0.0.1:" + refusing.getAddress().getPort(), null));
+      // WHEN
+      EnvtestException unreachable = catchThrowableOfType(EnvtestException.class,
+          () -> ExistingCluster.fromKubeconfig(down, null).version());
+      EnvtestException refused = catchThrowableOfType(EnvtestException.class,
+          () -> ExistingCluster.fromKubeconfig(expired, null).version());
+      // THEN the first skips (unavailable here), the second fails: skipping would hide expired credentials
+      assertThat(unreachable).isInstanceOf(EnvtestUnavailableException.class)
+          .hasMessageStartingWith("Could not reach the existing cluster of context \"down\"");
+      assertThat(refused).isExactlyInstanceOf(EnvtestException.class)
+          .hasMessageContaining("answered GET /version with 401")
+          .hasMessageContaining("kubectl --context expired version");
+    } finally {
+      refusing.stop(0);
+    }
   }
 
   private static String kubeconfig(String name, String current, String server, String token) {

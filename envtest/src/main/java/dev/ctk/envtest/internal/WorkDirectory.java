@@ -129,7 +129,7 @@ public record WorkDirectory(Path path) {
    * @param parent the folder to look in, normally {@code java.io.tmpdir}
    * @return how many folders were removed
    */
-  public static int reapOrphans(Path parent) {
+  public static synchronized int reapOrphans(Path parent) {   // one reaper a JVM: two would share one lock
     List<Path> candidates;
     try (Stream<Path> list = Files.list(parent)) {
       candidates = list.filter(p -> p.getFileName().toString().startsWith(PREFIX) && Files.isDirectory(p)).toList();
@@ -156,13 +156,16 @@ public record WorkDirectory(Path path) {
     return removed;
   }
 
-  /** Whether this JVM made the folder (it holds its lock, or the owner file names this process). */
+  /**
+   * Whether this JVM made the folder: it holds its lock, or the owner file names this process (its pid and, within
+   * the tolerance, its start time: a killed earlier run with the same pid, in a container, is another owner).
+   */
   private static boolean ownedHere(Path folder, String recorded) {
     if (HELD.containsKey(folder) || HELD.containsKey(folder.toAbsolutePath().normalize())) {
       return true;
     }
     String[] parts = recorded.split(" ", 2);
-    return parts[0].equals(Long.toString(ProcessHandle.current().pid()));
+    return parts[0].equals(Long.toString(ProcessHandle.current().pid())) && ownerAlive(recorded);
   }
 
   /**
@@ -245,8 +248,12 @@ public record WorkDirectory(Path path) {
       return true;
     }
     List<Path> all;
+    Path lockFile = path.resolve(LOCK_FILE);
     try (Stream<Path> walk = Files.walk(path)) {
-      all = walk.sorted(Comparator.reverseOrder()).toList();
+      // children before their folders; the lock file last but the folder, so that the folder stays judged by its
+      // lock while it goes
+      all = walk.sorted(Comparator.comparing((Path file) -> file.equals(path) ? 2 : file.equals(lockFile) ? 1 : 0)
+          .thenComparing(Comparator.reverseOrder())).toList();
     } catch (IOException | UncheckedIOException e) {
       LOG.warn("could not list {} to delete it", path, e);
       return false;

@@ -79,6 +79,16 @@ class WorkDirectoryTest {
   }
 
   @Test
+  void a_folder_naming_this_pid_with_another_start_time_is_an_earlier_dead_run(@TempDir Path tmp) throws Exception {
+    // GIVEN a folder of a run killed earlier whose pid this JVM got again (containers reuse low pids)
+    Path earlier = folder(tmp, "ctk-envtest-earlier", ProcessHandle.current().pid() + " 2001-01-01T00:00:00Z");
+    Files.createFile(earlier.resolve(WorkDirectory.LOCK_FILE));
+    // WHEN / THEN
+    assertThat(WorkDirectory.reapOrphans(tmp)).isEqualTo(1);
+    assertThat(earlier).doesNotExist();
+  }
+
+  @Test
   void reaping_never_drops_a_lock_this_jvm_holds() throws Exception {
     // GIVEN a folder of this JVM (locked here)
     WorkDirectory work = WorkDirectory.create();
