@@ -41,7 +41,6 @@ public final class ObjectRules {
       "ephemeralcontainers", List.<String[]>of(new String[] {"spec", "ephemeralContainers"}));
   private static final int GENERATE_NAME_ATTEMPTS = 8;
 
-
   private final NameGenerator names;
   private final Clock clock;
   private volatile Stamp lastStamp;
@@ -286,7 +285,20 @@ public final class ObjectRules {
       }
     } else {
       next = body;
-      keepSystemMetadata(current, next, keepStatus);
+      ObjectNode meta = metadata(next);
+      for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+          "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields", "selfLink")) {
+        if (field.equals("uid") && !keepStatus && !meta.path("uid").asText("").isEmpty()) {
+          // as kube: only a missing uid is filled in from the stored object; a different one is refused by
+          // validation (a PUT's was refused already as a precondition)
+          continue;
+        }
+        if (currentMeta.has(field)) {
+          meta.set(field, currentMeta.get(field).deepCopy());
+        } else {
+          meta.remove(field);
+        }
+      }
       if (type.hasStatusSubresource() && !keepStatus) {
         if (current.has("status")) {
           next.set("status", current.get("status").deepCopy());
@@ -301,34 +313,10 @@ public final class ObjectRules {
       labelNamespace(next);
     }
     checkNoNewFinalizersWhileDeleting(type, current, next);
-    if (type.generationPolicy() != GenerationPolicy.NONE && !"status".equals(subresource)
-        && generationRelevantChange(type, current, next)) {
+    if (type.generationPolicy() != GenerationPolicy.NONE && generationRelevantChange(type, current, next)) {
       metadata(next).put("generation", currentMeta.path("generation").asLong(0) + 1);
     }
     return next;
-  }
-
-  /**
-   * Puts back the metadata no update may change (as kube's {@code rest.BeforeUpdate} and the store do): name,
-   * namespace, uid (only when none was sent: a different one is refused by validation), timestamps, deletion grace
-   * period, generation, resourceVersion, managedFields, selfLink.
-   */
-  private static void keepSystemMetadata(ObjectNode current, ObjectNode next, boolean seeding) {
-    ObjectNode meta = metadata(next);
-    JsonNode currentMeta = current.path("metadata");
-    for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
-        "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields", "selfLink")) {
-      if (field.equals("uid") && !seeding && !meta.path("uid").asText("").isEmpty()) {
-        // as kube: only a missing uid is filled in from the stored object; a different one is refused by
-        // validation (a PUT's was refused already as a precondition)
-        continue;
-      }
-      if (currentMeta.has(field)) {
-        meta.set(field, currentMeta.get(field).deepCopy());
-      } else {
-        meta.remove(field);
-      }
-    }
   }
 
   /** Whether an object being deleted has no finalizers left (the store then removes it). */
