@@ -5,6 +5,7 @@ import com.github.dockerjava.api.model.Network;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +42,6 @@ public final class ContainerOrphans {
 
   private static final Logger LOG = LoggerFactory.getLogger(ContainerOrphans.class);
   private static final String UNKNOWN = "unknown";
-  private static final long START_TOLERANCE_MILLIS = 2_000;
   private static final String HOST = hostName();
   private static final String JVM_STARTED = jvmStarted(ProcessHandle.current());
 
@@ -136,10 +136,8 @@ public final class ContainerOrphans {
     } catch (NumberFormatException e) {
       return false;
     }
-    // the start time one JVM derives for a process moves with the boot time it reads (NTP, a clock step), so a
-    // live JVM is one that started within the tolerance; a reused pid starts later
     return ProcessHandle.of(number).map(process -> process.info().startInstant()
-            .map(now -> Math.abs(now.toEpochMilli() - startedMillis) > START_TOLERANCE_MILLIS).orElse(false))
+            .map(now -> !ProcessStarts.same(Instant.ofEpochMilli(startedMillis), now)).orElse(false))
         .orElse(true);
   }
 

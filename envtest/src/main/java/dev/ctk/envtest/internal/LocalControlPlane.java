@@ -264,12 +264,18 @@ public final class LocalControlPlane {
   }
 
   private static String exitHead(ChildProcess process) {
-    return process.name()
+    return exitText(process, process.name(), " while starting");
+  }
+
+  /** {@code <who> exited with code <n> after <run time><when> (<binary>). <last log lines>} */
+  private static String exitText(ChildProcess process, String who, String when) {
+    return who
         + " exited with code "
         + process.exitCode().orElse(-1)
         + " after "
         + DurationText.measured(process.runTime())
-        + " while starting ("
+        + when
+        + " ("
         + process.binary()
         + "). "
         + process.describeLog();
@@ -297,9 +303,8 @@ public final class LocalControlPlane {
   public Optional<String> exited() {
     for (ChildProcess process : List.copyOf(processes)) {
       if (!process.isAlive()) {
-        return Optional.of(process.name() + " (pid " + process.pid() + ") exited with code "
-            + process.exitCode().orElse(-1) + " after " + DurationText.measured(process.runTime())
-            + ", after the server had started (" + process.binary() + "). " + process.describeLog());
+        return Optional.of(exitText(process, process.name() + " (pid " + process.pid() + ")",
+            ", after the server had started"));
       }
     }
     return Optional.empty();

@@ -8,7 +8,6 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Comparator;
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Limits: on a file system without locks (some network file systems) a folder gets no lock file; such folders,
  * and those of ctk before 2026-11-28, are judged by process id and start time (within
- * {@value #START_TOLERANCE_SECONDS} s), so a run in another process-id namespace may lose them. A folder of this
+ * {@link ProcessStarts#TOLERANCE}), so a run in another process-id namespace may lose them. A folder of this
  * JVM is never judged by it. Windows is not supported (a locked file cannot be deleted there).
  *
  * <pre>{@code
@@ -50,9 +49,6 @@ public record WorkDirectory(Path path) {
 
   /** The file in each folder whose lock the owner holds until the folder is deleted or the owner dies. */
   public static final String LOCK_FILE = "ctk-owner.lock";
-
-  /** How far two readings of one process's start time may differ (the boot time each JVM derives moves). */
-  static final int START_TOLERANCE_SECONDS = 2;
 
   /** The locks this JVM holds, by folder. */
   private static final Map<Path, FileLock> HELD = new ConcurrentHashMap<>();
@@ -195,7 +191,7 @@ public record WorkDirectory(Path path) {
 
   /**
    * Whether the process an owner file names still runs: the same id, and a start time within
-   * {@value #START_TOLERANCE_SECONDS} s of the recorded one (a reused id starts later).
+   * {@link ProcessStarts#TOLERANCE} of the recorded one (a reused id starts later).
    */
   static boolean ownerAlive(String recorded) {
     String[] parts = recorded.split(" ", 2);
@@ -215,8 +211,7 @@ public record WorkDirectory(Path path) {
       return true;
     }
     try {
-      return Duration.between(Instant.parse(started), now.get()).abs()
-          .compareTo(Duration.ofSeconds(START_TOLERANCE_SECONDS)) <= 0;
+      return ProcessStarts.same(Instant.parse(started), now.get());
     } catch (DateTimeParseException e) {
       return true;   // unreadable: keep the folder rather than delete another run's
     }
