@@ -95,6 +95,22 @@ class DanglingOwnerTest {
   }
 
   @Test
+  void aLiveUidUnderAnotherNameOrKind_isLookedUpByThatNameOrKind_andCountsAsAbsent() {
+    start(GarbageCollection.ASYNCHRONOUS);
+    String ownerUid = api.post(CONFIGMAPS, configMap("owner", "")).json().path("metadata").path("uid").asText();
+
+    api.post(CONFIGMAPS, configMap("typo", ref("ConfigMap", "ownr", ownerUid)));
+    api.post(CONFIGMAPS, configMap("wrong-kind", ref("Secret", "owner", ownerUid)));
+    api.post(CONFIGMAPS, configMap("right", ref("ConfigMap", "owner", ownerUid)));
+    cluster.awaitGarbageCollection(WAIT);
+
+    assertThat(api.get(CONFIGMAPS + "/typo").code()).isEqualTo(404);
+    assertThat(api.get(CONFIGMAPS + "/wrong-kind").code()).isEqualTo(404);
+    assertThat(api.get(CONFIGMAPS + "/right").code()).isEqualTo(200);
+    assertThat(api.get(CONFIGMAPS + "/owner").code()).isEqualTo(200);
+  }
+
+  @Test
   void aNamespacedOwnerInAnotherNamespace_countsAsAbsent() {
     start(GarbageCollection.ASYNCHRONOUS);
     String ownerUid = api.post("/api/v1/namespaces/kube-public/configmaps", configMap("owner", "")).json()

@@ -77,7 +77,8 @@ class GarbageCollectionAwaitTest {
       return AdmissionDecision.allow();
     }).build();
     RawApi api = new RawApi(cluster.url());
-    api.delete("/api/v1/namespaces/kube-public");
+    api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"scratch\"}}");
+    api.delete("/api/v1/namespaces/scratch");
     String ownerUid = api.post(CONFIGMAPS, configMap("owner", "")).json().path("metadata").path("uid").asText();
     api.post(CONFIGMAPS, configMap("dependent", ownerUid));
     // the collector checks the new dependent's owners first: done before the owner goes, so that the owner's delete
@@ -94,7 +95,7 @@ class GarbageCollectionAwaitTest {
               + "but it still had 1 work item:\n"
               + "  running: collect the dependents of ConfigMap default/owner (deleted)\n"
               + "and, not awaited (they wait for the cluster's virtual clock to move):\n"
-              + "  waiting: empty and remove namespace kube-public (5s after its delete at 2030-01-01T00:00:00Z, "
+              + "  waiting: empty and remove namespace scratch (5s after its delete at 2030-01-01T00:00:00Z, "
               + "the namespace controller's grace period)\n"
               + "Fix: an item that stays running is blocked, most often by an admission hook that waits or calls "
               + "the cluster's API (hooks also see the collector's writes, on its thread, under the store lock); "
@@ -105,7 +106,7 @@ class GarbageCollectionAwaitTest {
     }
     cluster.awaitGarbageCollection(WAIT);
     assertThat(api.get(CONFIGMAPS + "/dependent").code()).isEqualTo(404);
-    assertThat(api.get("/api/v1/namespaces/kube-public").json().path("status").path("phase").asText())
+    assertThat(api.get("/api/v1/namespaces/scratch").json().path("status").path("phase").asText())
         .isEqualTo("Terminating");
   }
 
@@ -113,12 +114,13 @@ class GarbageCollectionAwaitTest {
   void onSystemTime_awaitWaitsForTheNamespaceControllersGracePeriod() {
     cluster = FakeCluster.builder().withNamespaceDeletionGracePeriod(Duration.ofMillis(300)).build();
     RawApi api = new RawApi(cluster.url());
+    api.post("/api/v1/namespaces", "{\"metadata\":{\"name\":\"scratch\"}}");
 
-    assertThat(api.delete("/api/v1/namespaces/kube-public").json().path("status").path("phase").asText())
+    assertThat(api.delete("/api/v1/namespaces/scratch").json().path("status").path("phase").asText())
         .isEqualTo("Terminating");
     cluster.awaitGarbageCollection(WAIT);
 
-    assertThat(api.get("/api/v1/namespaces/kube-public").code()).isEqualTo(404);
+    assertThat(api.get("/api/v1/namespaces/scratch").code()).isEqualTo(404);
   }
 
   @Test

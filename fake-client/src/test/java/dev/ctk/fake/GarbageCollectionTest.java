@@ -261,6 +261,74 @@ class GarbageCollectionTest {
   }
 
   @Test
+  void deleteWithoutAPolicy_keepsTheObjectsOwnForegroundFinalizer() {
+    start(true);
+    ConfigMap owner = cluster.create(new ConfigMapBuilder(configMap("owner", List.of())).editMetadata()
+        .addToFinalizers("foregroundDeletion").endMetadata().build());
+    cluster.create(new ConfigMapBuilder(configMap("blocker", List.of(owner(owner, true)))).editMetadata()
+        .addToFinalizers("example.com/hold").endMetadata().build());
+
+    Reply reply = api.delete("/api/v1/namespaces/default/configmaps/owner");
+    cluster.awaitGarbageCollection(WAIT);
+
+    assertThat(reply.code()).isEqualTo(200);
+    assertThat(reply.json().path("metadata").path("finalizers")).isEqualTo(json("[\"foregroundDeletion\"]"));
+    assertThat(api.get("/api/v1/namespaces/default/configmaps/owner").code()).isEqualTo(200);
+    assertThat(api.get("/api/v1/namespaces/default/configmaps/blocker").json().path("metadata")
+        .path("deletionTimestamp").asText()).isEqualTo("2025-03-01T12:00:00Z");
+  }
+
+  @Test
+  void aJobDeletedWithoutAPolicy_orphansItsPods_asKubeDefaultsBatchV1Jobs() {
+    start(true);
+    Reply job = api.post("/apis/batch/v1/namespaces/default/jobs", "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
+        + "\"metadata\":{\"name\":\"once\"},\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":\"Never\","
+        + "\"containers\":[{\"name\":\"main\",\"image\":\"busybox\"}]}}}}");
+    assertThat(job.code()).isEqualTo(201);
+    OwnerReference ref = new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job").withName("once")
+        .withUid(job.json().path("metadata").path("uid").asText()).withController(true).build();
+    cluster.create(pod("once-a", ref));
+
+    Reply deleted = api.delete("/apis/batch/v1/namespaces/default/jobs/once");
+    cluster.awaitGarbageCollection(WAIT);
+
+    assertThat(deleted.json().path("metadata").path("finalizers")).isEqualTo(json("[\"orphan\"]"));
+    assertThat(api.get("/apis/batch/v1/namespaces/default/jobs/once").code()).isEqualTo(404);
+    JsonNode pod = api.get(PODS + "/once-a").json();
+    assertThat(pod.path("metadata").has("ownerReferences")).as("the Pod stays, without its reference: %s", pod)
+        .isFalse();
+  }
+
+  @Test
+  void anEvent_getsNoPolicyFinalizer_evenInForeground() {
+    start(true);
+    api.post("/api/v1/namespaces/default/events", "{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":"
+        + "{\"name\":\"e\"},\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"p\",\"namespace\":\"default\"},"
+        + "\"reason\":\"Test\",\"message\":\"m\"}");
+
+    Reply deleted = api.delete("/api/v1/namespaces/default/events/e", "{\"propagationPolicy\":\"Foreground\"}");
+
+    assertThat(deleted.code()).isEqualTo(200);
+    assertThat(deleted.json().path("kind").asText()).isEqualTo("Status");
+    assertThat(api.get("/api/v1/namespaces/default/events/e").code()).isEqualTo(404);
+  }
+
+  @Test
+  void foreground_aCycleOfBlockingOwners_ends() {
+    start(true);
+    ConfigMap a = cluster.create(configMap("a", List.of()));
+    ConfigMap b = cluster.create(configMap("b", List.of(owner(a, true))));
+    cluster.client().configMaps().inNamespace("default").withName("a").edit(cm -> new ConfigMapBuilder(cm)
+        .editMetadata().withOwnerReferences(owner(b, true)).endMetadata().build());
+
+    api.delete("/api/v1/namespaces/default/configmaps/a", "{\"propagationPolicy\":\"Foreground\"}");
+    cluster.awaitGarbageCollection(WAIT);
+
+    assertThat(api.get("/api/v1/namespaces/default/configmaps/a").code()).isEqualTo(404);
+    assertThat(api.get("/api/v1/namespaces/default/configmaps/b").code()).isEqualTo(404);
+  }
+
+  @Test
   void bothOrphanDependentsAndPropagationPolicy_isInvalid() {
     start(true);
     cluster.create(configMap("owner", List.of()));

@@ -60,6 +60,49 @@ class NamespaceDeletionTest {
   }
 
   @Test
+  void default_kubeSystem_andKubePublic_mayNotBeDeleted() {
+    start(true);
+
+    for (String name : List.of("default", "kube-system", "kube-public")) {
+      Reply refused = api.delete("/api/v1/namespaces/" + name);
+
+      assertThat(refused.code()).isEqualTo(403);
+      assertThat(refused.json()).isEqualTo(json("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+          + "\"status\":\"Failure\",\"message\":\"namespaces \\\"" + name + "\\\" is forbidden: this namespace may "
+          + "not be deleted\",\"reason\":\"Forbidden\",\"details\":{\"name\":\"" + name + "\",\"kind\":\"namespaces\"},"
+          + "\"code\":403}"));
+      assertThat(api.get("/api/v1/namespaces/" + name).json().path("metadata").has("deletionTimestamp")).isFalse();
+    }
+  }
+
+  @Test
+  void delete_marksTerminating_withoutAGracePeriod() {
+    start(false);
+
+    JsonNode marked = api.delete(TEAM).json();
+
+    assertThat(marked.path("metadata").path("deletionTimestamp").asText()).isNotEmpty();
+    assertThat(marked.path("metadata").has("deletionGracePeriodSeconds")).as("kube sets none on a Namespace: %s",
+        marked.path("metadata")).isFalse();
+  }
+
+  @Test
+  void orphanDependentsFalse_onAnObjectThatStays_isAnswered202() {
+    start(false);
+    api.post(TEAM_CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"held\","
+        + "\"finalizers\":[\"example.com/hold\"]}}");
+
+    Reply accepted = api.delete(TEAM_CONFIGMAPS + "/held", "{\"orphanDependents\":false}");
+    Reply namespace = api.delete(TEAM + "?orphanDependents=false");
+    Reply removed = api.delete(TEAM_CONFIGMAPS + "/a", "{\"orphanDependents\":false}");
+
+    assertThat(accepted.code()).isEqualTo(202);
+    assertThat(accepted.json().path("metadata").path("name").asText()).isEqualTo("held");
+    assertThat(namespace.code()).isEqualTo(202);
+    assertThat(removed.code()).as("removed at once: 200 with a Status").isEqualTo(200);
+  }
+
+  @Test
   void create_isActive_withTheKubernetesFinalizer_addedToTheOnesSent() {
     start(false);
 

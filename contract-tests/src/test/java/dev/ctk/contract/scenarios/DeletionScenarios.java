@@ -112,6 +112,73 @@ final class DeletionScenarios {
               o.check("background gone", t.api().get(t.core("configmaps/other")).outcome(), "404 NotFound");
             }),
 
+        Scenario.named(GROUP, "a delete without a policy keeps the object's own foregroundDeletion finalizer")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), withFinalizers(configMap("owner"), "\"foregroundDeletion\""));
+              Response deleted = t.api().delete(t.core("configmaps/owner"));
+              o.check("delete", deleted.outcome() + " " + deleted.at("/kind"), "200 ConfigMap");
+              o.check("finalizers", deleted.body().at("/metadata/finalizers"), "[\"foregroundDeletion\"]");
+              o.check("owner stays", t.api().get(t.core("configmaps/owner")).outcome(), "200");
+            }),
+
+        Scenario.named(GROUP, "a batch/v1 Job deleted without a policy gets the orphan finalizer")
+            .body((t, o) -> {
+              t.create(t.apis("batch/v1", "jobs"), "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":"
+                  + "{\"name\":\"once\"},\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":\"Never\","
+                  + "\"containers\":[{\"name\":\"main\",\"image\":\"busybox\"}]}}}}");
+              Response deleted = t.api().delete(t.apis("batch/v1", "jobs/once"));
+              o.check("delete", deleted.outcome() + " " + deleted.at("/kind"), "200 Job");
+              o.check("finalizers", deleted.body().at("/metadata/finalizers"), "[\"orphan\"]");
+              Response background = t.api().delete(t.apis("batch/v1", "jobs/once"),
+                  "{\"propagationPolicy\":\"Background\"}");
+              o.check("delete again in the background", background.outcome(), "200");
+            }),
+
+        Scenario.named(GROUP, "an Event deleted in the foreground goes at once (no garbage collection for Events)")
+            .body((t, o) -> {
+              t.create(t.core("events"), "{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":{\"name\":"
+                  + "\"e\"},\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"p\",\"namespace\":\"" + t.namespace()
+                  + "\"},\"reason\":\"Test\",\"message\":\"m\"}");
+              Response deleted = t.api().delete(t.core("events/e"), "{\"propagationPolicy\":\"Foreground\"}");
+              o.check("delete", deleted.outcome() + " " + deleted.at("/kind") + " " + deleted.at("/status"),
+                  "200 Status Success");
+              o.check("gone", t.api().get(t.core("events/e")).outcome(), "404 NotFound");
+            }),
+
+        Scenario.named(GROUP, "orphanDependents false on an object that stays is answered 202 Accepted")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), withFinalizers(configMap("held"), "\"example.com/hold\""));
+              Response deleted = t.api().delete(t.core("configmaps/held"), "{\"orphanDependents\":false}");
+              o.check("delete", deleted.outcome() + " " + deleted.at("/kind"), "202 ConfigMap");
+              t.create(t.core("configmaps"), configMap("plain"));
+              Response removed = t.api().delete(t.core("configmaps/plain"), "{\"orphanDependents\":false}");
+              o.check("removed at once", removed.outcome() + " " + removed.at("/kind"), "200 Status");
+            }),
+
+        Scenario.named(GROUP, "kube-public may not be deleted")
+            .body((t, o) -> {
+              Response refused = t.api().delete("/api/v1/namespaces/kube-public");
+              o.check("delete", refused.outcome(), "403 Forbidden");
+              o.check("message", refused.message(), "namespaces \"kube-public\" is forbidden: this namespace may not "
+                  + "be deleted");
+              o.check("details", refused.body().at("/details"), "{\"kind\":\"namespaces\",\"name\":\"kube-public\"}");
+              o.check("still there", t.api().get("/api/v1/namespaces/kube-public").at("/metadata/deletionTimestamp"),
+                  Observation.ABSENT);
+            }),
+
+        Scenario.named(GROUP, "a Foreground deletion of two objects that own each other ends")
+            .needsClusterControllers()
+            .body((t, o) -> {
+              Response a = t.create(t.core("configmaps"), configMap("a"));
+              Response b = t.create(t.core("configmaps"), withOwner(configMap("b"), a, true));
+              Response owned = t.api().patch(t.core("configmaps/a"), RawApi.MERGE_PATCH, "{\"metadata\":"
+                  + "{\"ownerReferences\":[" + reference("ConfigMap", "b", b.at("/metadata/uid"), true) + "]}}");
+              o.check("cycle made", owned.outcome(), "200");
+              t.api().delete(t.core("configmaps/a"), "{\"propagationPolicy\":\"Foreground\"}");
+              o.check("a gone", awaitGone(t, t.core("configmaps/a")), "404 NotFound");
+              o.check("b gone", awaitGone(t, t.core("configmaps/b")), "404 NotFound");
+            }),
+
         Scenario.named(GROUP, "a new namespace is Active with the kubernetes finalizer")
             .knownDifference("name label", "kube 1.21 added the kubernetes.io/metadata.name label to every "
                 + "namespace; kube 1.20 does not set it")
@@ -133,6 +200,8 @@ final class DeletionScenarios {
           o.check("delete", deleted.outcome() + " " + deleted.at("/kind"), "200 Namespace");
           o.check("phase", deleted.at("/status/phase"), "Terminating");
           o.check("deletionTimestamp", deleted.at("/metadata/deletionTimestamp"), "<time>");
+          o.check("deletionGracePeriodSeconds", deleted.at("/metadata/deletionGracePeriodSeconds"),
+              Observation.ABSENT);
           Response create = t.api().post("/api/v1/namespaces/" + name + "/configmaps", configMap("new"));
           o.check("create inside", create.outcome(), "403 Forbidden");
           o.check("create message", create.message(), "configmaps \"new\" is forbidden: unable to create new "
@@ -200,6 +269,20 @@ final class DeletionScenarios {
               t.create(t.core("configmaps"), configMap("owner"));
               t.create(t.core("configmaps"), withOwner(configMap("stale"), first, false));
               o.check("collected", awaitGone(t, t.core("configmaps/stale")), "404 NotFound");
+              o.check("owner stays", t.api().get(t.core("configmaps/owner")).outcome(), "200");
+            }),
+
+        Scenario.named(GROUP, "a reference to a live uid under another name or kind counts as absent")
+            .needsClusterControllers()
+            .body((t, o) -> {
+              Response owner = t.create(t.core("configmaps"), configMap("owner"));
+              String uid = owner.at("/metadata/uid");
+              t.create(t.core("configmaps"), withOwners(configMap("typo"), reference("ConfigMap", "ownr", uid, false)));
+              t.create(t.core("configmaps"), withOwners(configMap("kind"), reference("Secret", "owner", uid, false)));
+              t.create(t.core("configmaps"), withOwner(configMap("right"), owner, false));
+              o.check("wrong name collected", awaitGone(t, t.core("configmaps/typo")), "404 NotFound");
+              o.check("wrong kind collected", awaitGone(t, t.core("configmaps/kind")), "404 NotFound");
+              o.check("right reference stays", t.api().get(t.core("configmaps/right")).outcome(), "200");
               o.check("owner stays", t.api().get(t.core("configmaps/owner")).outcome(), "200");
             }),
 

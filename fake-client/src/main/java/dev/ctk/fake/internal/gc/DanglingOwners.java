@@ -28,11 +28,12 @@ import java.util.Optional;
  * </ul>
  *
  * <p>The check is queued when an object gains references and reads them as they are when it runs. It acts when one
- * names a uid the store does not hold, or an owner in another namespace (kube's graph reports those too). A reference
- * removed by the time it runs is not looked at, and one added meanwhile is; a reference to a live owner by a wrong
- * name is left alone until that
- * owner is deleted, as in kube. A reference whose kind is not served (no CRD), or a cluster-scoped object that names
- * a namespaced owner, leaves the object as it is (kube retries those forever, or reports them as invalid).
+ * names a uid the store does not hold, an owner in another namespace, or a live owner under another apiVersion, kind or
+ * name than the owner's own (kube's graph queues all three). A reference removed by the time it runs is not looked at,
+ * and one added meanwhile is. A reference to a live uid under a wrong name or kind is looked up by that name or kind,
+ * finds nothing, and counts as absent, as in kube. A reference whose kind is not served (no CRD), or a cluster-scoped
+ * object that names a namespaced owner, leaves the object as it is (kube retries those forever, or reports them as
+ * invalid).
  */
 final class DanglingOwners {
 
@@ -53,7 +54,7 @@ final class DanglingOwners {
    */
   void check(String uid) {
     Optional<StoredObject> found = writes.store().byUid(uid);
-    if (found.isEmpty() || !unseenOwner(found.get(), CollectorWrites.ownerUids(found.get().object()))) {
+    if (found.isEmpty() || !unseenOwner(found.get())) {
       return;
     }
     StoredObject item = found.get();
@@ -88,24 +89,30 @@ final class DanglingOwners {
     }
     if (ownerWaits && !writes.dependentsOf(item.uid()).isEmpty()) {
       writes.delete(item, PropagationPolicy.FOREGROUND);
-    } else if (finalizers.contains(PropagationPolicy.ORPHAN_FINALIZER)) {
-      writes.delete(item, PropagationPolicy.ORPHAN);
-    } else if (finalizers.contains(PropagationPolicy.FOREGROUND_FINALIZER)) {
-      writes.delete(item, PropagationPolicy.FOREGROUND);
     } else {
-      writes.delete(item, PropagationPolicy.BACKGROUND);
+      writes.delete(item, PropagationPolicy.byFinalizers(item.object()));
     }
   }
 
-  /** Whether a reference names a uid the store does not hold, or a namespaced owner in another namespace. */
-  private boolean unseenOwner(StoredObject item, List<String> ownerUids) {
-    for (String ownerUid : ownerUids) {
-      Optional<StoredObject> owner = writes.store().byUid(ownerUid);
+  /**
+   * Whether a reference names a uid the store does not hold, a namespaced owner in another namespace, or a live uid
+   * under other coordinates (apiVersion, kind or name) than the owner's: kube's graph builder queues the dependent
+   * for all three ({@code ownerReferenceMatchesCoordinates}).
+   */
+  private boolean unseenOwner(StoredObject item) {
+    for (JsonNode ref : item.object().path("metadata").path("ownerReferences")) {
+      Optional<StoredObject> owner = writes.store().byUid(ref.path("uid").asText(""));
       if (owner.isEmpty()) {
         return true;
       }
       String ownerNamespace = owner.get().namespace();
       if (ownerNamespace != null && item.namespace() != null && !ownerNamespace.equals(item.namespace())) {
+        return true;
+      }
+      JsonNode ownerObject = owner.get().object();
+      if (!ref.path("name").asText("").equals(owner.get().name())
+          || !ref.path("kind").asText("").equals(ownerObject.path("kind").asText(""))
+          || !ref.path("apiVersion").asText("").equals(ownerObject.path("apiVersion").asText(""))) {
         return true;
       }
     }

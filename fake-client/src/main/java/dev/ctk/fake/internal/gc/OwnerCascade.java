@@ -6,8 +6,8 @@ import static dev.ctk.fake.internal.gc.CollectorWrites.removeFinalizer;
 import static dev.ctk.fake.internal.gc.CollectorWrites.removeOwnerReferences;
 import static dev.ctk.fake.internal.gc.CollectorWrites.waitsForDependents;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.store.StoredObject;
 import java.util.List;
@@ -33,9 +33,7 @@ final class OwnerCascade {
       if (hasSolidOwner(dependent.object(), ownerUid)) {
         writes.update(dependent, copy -> removeOwnerReferences(copy, List.of(ownerUid)));
       } else {
-        PropagationPolicy policy = ObjectRules.finalizers(dependent.object())
-            .contains(PropagationPolicy.ORPHAN_FINALIZER) ? PropagationPolicy.ORPHAN : PropagationPolicy.BACKGROUND;
-        writes.delete(dependent, policy);
+        writes.delete(dependent, PropagationPolicy.byFinalizers(dependent.object()));
       }
     }
   }
@@ -50,19 +48,39 @@ final class OwnerCascade {
   }
 
   /**
-   * Foreground: every dependent is deleted (in foreground itself when it has dependents of its own); the owner
-   * keeps finalizer {@code foregroundDeletion} while a dependent with {@code blockOwnerDeletion: true} remains.
+   * Foreground: every dependent is deleted, in the foreground itself when it has dependents of its own, else as its
+   * own finalizers say ({@link PropagationPolicy#byFinalizers}); the owner keeps finalizer {@code foregroundDeletion}
+   * while a dependent with {@code blockOwnerDeletion: true} remains. A dependent one of whose own dependents waits for
+   * its dependents too (a cycle of foreground deletions) first has its owner references made non-blocking, as kube's
+   * collector does, so that the cycle ends.
    */
   void deleteDependentsFirst(String ownerUid) {
     for (StoredObject dependent : writes.dependentsOf(ownerUid)) {
       if (hasSolidOwner(dependent.object(), ownerUid)) {
         writes.update(dependent, copy -> removeOwnerReferences(copy, List.of(ownerUid)));
-      } else {
-        writes.delete(dependent, writes.dependentsOf(dependent.uid()).isEmpty() ? PropagationPolicy.BACKGROUND
-            : PropagationPolicy.FOREGROUND);
+        continue;
       }
+      List<StoredObject> own = writes.dependentsOf(dependent.uid());
+      if (own.isEmpty()) {
+        writes.delete(dependent, PropagationPolicy.byFinalizers(dependent.object()));
+        continue;
+      }
+      if (own.stream().anyMatch(d -> waitsForDependents(d.object()))) {
+        writes.update(dependent, OwnerCascade::unblockOwnerReferences);
+      }
+      writes.delete(dependent, PropagationPolicy.FOREGROUND);
     }
     releaseForegroundOwner(ownerUid);
+  }
+
+  /** Sets {@code blockOwnerDeletion: false} on every owner reference that says {@code true}. */
+  private static ObjectNode unblockOwnerReferences(ObjectNode object) {
+    for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
+      if (ref.path("blockOwnerDeletion").asBoolean(false)) {
+        ((ObjectNode) ref).put("blockOwnerDeletion", false);
+      }
+    }
+    return object;
   }
 
   /** Removes finalizer {@code foregroundDeletion} from an owner being deleted once nothing blocks it. */

@@ -29,20 +29,22 @@
  * {@code NamespaceContentRemaining}, {@code NamespaceFinalizersRemaining}, with kube's reasons and messages), and
  * removes the {@code kubernetes} spec finalizer when nothing is left.
  *
- * <p>Limits: Background and Foreground cascades match dependents by owner uid only (apiVersion, kind and name in
- * the reference are not checked then, and a cluster-scoped dependent of a namespaced owner is collected like any
- * other); only the dangling-owner check looks owners up by kind, namespace and name, and a reference to a live uid
- * under a wrong name is not checked until that owner is deleted (as in kube). A reference to a kind that is not
- * served, or from a cluster-scoped object to a namespaced kind, leaves the object as it is (kube retries the first
- * forever and reports the second as an event; the fake records no events). Objects seeded or injected with
- * references to owners that do not exist are collected too: seeded objects get new uids, so a seed file cannot make
- * an owner and its dependent reference each other (turn garbage collection off for such fixtures). A write the API
- * server refuses (the object went, was replaced, or a hook denied it) is skipped and not retried: the object stays
- * as it is. No per-kind default policy (everything defaults to Background, as for apps/v1). Custom resources removed
- * with their CustomResourceDefinition do not cascade to their dependents. The namespace controller ignores
- * propagation policies on the Namespace itself, cannot fail discovery (those two conditions are always
- * {@code False}), and passes again as soon as an object of a waiting namespace goes, where kube polls every 5 to 8
- * seconds; a namespace whose content a hook refused to delete stays Terminating until one of its objects goes.
+ * <p>Limits: Background and Foreground cascades match dependents by owner uid only (apiVersion, kind and name in the
+ * reference are not checked then, and a cluster-scoped dependent of a namespaced owner is collected like any other);
+ * only the dangling-owner check looks owners up by kind, namespace and name (a reference to a live uid under another
+ * apiVersion, kind or name than the owner's is checked that way, as kube's graph builder queues it). A reference to a
+ * kind that is not served, or from a cluster-scoped object to a namespaced kind, leaves the object as it is (kube
+ * retries the first forever and reports the second as an event; the fake records no events). Objects seeded or injected
+ * with references to owners that do not exist are collected too: seeded objects get new uids, so a seed file cannot
+ * make an owner and its dependent reference each other (turn garbage collection off for such fixtures). A write the API
+ * server refuses (the object went, was replaced, or a hook denied it) is skipped and not retried: the object stays as
+ * it is. A delete without a policy keeps the object's own {@code orphan} or {@code foregroundDeletion} finalizer, else
+ * follows its kind's default as kube does (Orphan for batch/v1 Jobs and v1 ReplicationControllers; no policy finalizer
+ * at all for Events). Custom resources removed with their CustomResourceDefinition do not cascade to their dependents.
+ * The namespace controller ignores propagation policies on the Namespace itself, cannot fail discovery (those two
+ * conditions are always {@code False}), and passes again as soon as an object of a waiting namespace goes, where kube
+ * polls every 5 to 8 seconds; a namespace whose content a hook refused to delete stays Terminating until one of its
+ * objects goes.
  * Lookups go through the store's indexes (dependents by owner uid, objects by uid, a namespace's key range), so a
  * delete costs what it cascades to, not what the store holds.
  */

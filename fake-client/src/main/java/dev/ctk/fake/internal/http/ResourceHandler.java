@@ -100,7 +100,12 @@ final class ResourceHandler {
     if (result.removed() && !r.type().returnsDeletedObject()) {
       return JsonCodec.respond(200, success(r.type(), result.object()));
     }
-    return JsonCodec.respond(200, served(r.type(), result.object()));
+    // kube answers 202 Accepted for an object that stays (finalizers, a Namespace) when the request asked for the
+    // dependents' deletion with the deprecated orphanDependents: false, and 200 otherwise (handlers/delete.go)
+    String orphan = options != null ? (options.hasNonNull("orphanDependents") ? options.get("orphanDependents")
+        .asText() : null) : request.param("orphanDependents");
+    int code = !result.removed() && orphan != null && !orphan.isEmpty() && !Boolean.parseBoolean(orphan) ? 202 : 200;
+    return JsonCodec.respond(code, served(r.type(), result.object()));
   }
 
   /**

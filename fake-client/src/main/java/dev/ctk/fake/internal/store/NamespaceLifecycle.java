@@ -19,6 +19,24 @@ public final class NamespaceLifecycle {
 
   private NamespaceLifecycle() {}
 
+  /** The namespaces kube's NamespaceLifecycle admission plugin never lets go. */
+  private static final java.util.Set<String> IMMORTAL = java.util.Set.of("default", "kube-system", "kube-public");
+
+  /**
+   * Refuses the deletion of {@code default}, {@code kube-system} and {@code kube-public}, as kube's NamespaceLifecycle
+   * admission plugin does (before any webhook).
+   *
+   * @param name the Namespace's name
+   * @throws ApiError 403 Forbidden, kube's text, for those three
+   */
+  public static void checkMayBeDeleted(String name) {
+    if (IMMORTAL.contains(name)) {
+      ObjectNode details = JsonNodeFactory.instance.objectNode().put("name", name).put("kind", "namespaces");
+      throw ApiError.of(403, "Forbidden", "namespaces \"" + name + "\" is forbidden: this namespace may not be deleted",
+          details);
+    }
+  }
+
   /** Whether the type is the core Namespace kind. */
   public static boolean isNamespace(ResourceType type) {
     return type.group().isEmpty() && type.kind().equals("Namespace");
@@ -38,6 +56,8 @@ public final class NamespaceLifecycle {
   /** The Namespace as a delete leaves it: deletionTimestamp, phase Terminating, spec finalizer kubernetes. */
   public static ObjectNode markTerminating(ObjectRules rules, ObjectNode namespace) {
     ObjectNode marked = rules.markDeleting(namespace);
+    // kube's namespace storage sets only deletionTimestamp (and the phase), no grace period
+    ((ObjectNode) marked.get("metadata")).remove("deletionGracePeriodSeconds");
     ObjectNode spec = marked.path("spec") instanceof ObjectNode s ? s : marked.putObject("spec");
     ArrayNode finalizers = spec.path("finalizers") instanceof ArrayNode f ? f : spec.putArray("finalizers");
     boolean present = false;

@@ -643,13 +643,17 @@ public final class ObjectStore {
 
   private Deleted deleteLocked(ResourceType type, ObjectNode current, WriteOptions options,
       PropagationPolicy policy) {
+    if (NamespaceLifecycle.isNamespace(type)) {
+      NamespaceLifecycle.checkMayBeDeleted(current.path("metadata").path("name").asText());
+    }
     admission.admitDelete(type, current, options);
     boolean deleting = current.path("metadata").hasNonNull("deletionTimestamp");
     if (NamespaceLifecycle.isNamespace(type)) {
       return new Deleted(deleting ? current : markForDeletion(type, current,
           NamespaceLifecycle.markTerminating(rules, current), options), false);
     }
-    List<String> finalizers = policy.finalizersOnDelete(ObjectRules.finalizers(current));
+    List<String> finalizers = policy.finalizersOnDelete(ObjectRules.finalizers(current),
+        PropagationPolicy.KindPolicy.of(type.group(), type.kind()));
     if (deleting && finalizers.equals(ObjectRules.finalizers(current))) {
       return new Deleted(current, false);
     }

@@ -26,9 +26,8 @@
  * index.
  *
  * <p>Limits: in memory only; no admission hooks; no graceful deletion (deletionGracePeriodSeconds is always 0);
- * a delete without a policy is Background even when the object carries finalizer {@code orphan}, and no kind
- * defaults to Orphan (kube's ReplicationController and batch/v1 Job do: a plain delete of one answers it marked with
- * finalizer {@code orphan} on a real server); the propagation policy of a Namespace delete is ignored; a PUT may change
+ * the propagation policy of a Namespace delete is ignored (kube adds {@code orphan} or {@code foregroundDeletion} to
+ * it); Pods bound to a node are deleted at once (kube marks them and waits for their kubelet); a PUT may change
  * a Namespace's {@code spec.finalizers} (kube allows that only through {@code /finalize}); custom resources removed
  * with their CustomResourceDefinition are not reported to the change observer; list pages after the first come
  * from a retained snapshot (the last 64 limited lists); {@code resourceVersion} parameters on list are not used to

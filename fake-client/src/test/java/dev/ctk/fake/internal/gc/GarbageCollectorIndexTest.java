@@ -4,6 +4,7 @@ import static dev.ctk.fake.internal.store.OwnedObjects.object;
 import static dev.ctk.fake.internal.store.OwnedObjects.withOwners;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.controller.TimeSource;
 import dev.ctk.fake.internal.common.WriteOptions;
@@ -18,6 +19,8 @@ import dev.ctk.fake.values.GarbageCollection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +38,8 @@ class GarbageCollectorIndexTest {
   private final ResourceType namespaces = registry.byPath("", "v1", "namespaces").orElseThrow();
   private final ResourceType configMaps = registry.byPath("", "v1", "configmaps").orElseThrow();
   private final ResourceType secrets = registry.byPath("", "v1", "secrets").orElseThrow();
+  /** The names of the objects create made, by uid. */
+  private final Map<String, String> names = new HashMap<>();
 
   GarbageCollectorIndexTest() {
     GarbageCollector.attachTo(store, new CollectorSettings(GarbageCollection.SYNCHRONOUS, TimeSource.system(),
@@ -47,7 +52,7 @@ class GarbageCollectorIndexTest {
     String owner = create(configMaps, "owner");
     create(secrets, "dependent");
     ObjectNode body = store.get(secrets, "default", "dependent").deepCopy();
-    store.update(secrets, "default", "dependent", withOwners(body, owner), null, WriteOptions.API);
+    store.update(secrets, "default", "dependent", named(withOwners(body, owner)), null, WriteOptions.API);
 
     delete(configMaps, "owner");
 
@@ -70,7 +75,8 @@ class GarbageCollectorIndexTest {
     String first = create(configMaps, "first");
     String second = create(configMaps, "second");
     create(secrets, "dependent", first);
-    store.patch(secrets, "default", "dependent", null, copy -> withOwners(copy, second), WriteOptions.API);
+    store.patch(secrets, "default", "dependent", null, copy -> named(withOwners(copy, second)),
+        WriteOptions.API);
 
     delete(configMaps, "first");
     assertThat(store.exists(secrets, "default", "dependent")).isTrue();
@@ -157,8 +163,18 @@ class GarbageCollectorIndexTest {
   }
 
   private String create(ResourceType type, String name, String... owners) {
-    return store.create(type, "default", object(name, owners), WriteOptions.API).path("metadata").path("uid")
-        .asText();
+    String uid = store.create(type, "default", named(object(name, owners)), WriteOptions.API).path("metadata")
+        .path("uid").asText();
+    names.put(uid, name);
+    return uid;
+  }
+
+  /** The object with each owner reference naming its owner (every owner here is a ConfigMap made by create). */
+  private ObjectNode named(ObjectNode object) {
+    for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
+      ((ObjectNode) ref).put("name", names.getOrDefault(ref.path("uid").asText(), "owner"));
+    }
+    return object;
   }
 
   private void delete(ResourceType type, String name) {
