@@ -265,6 +265,46 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void aNodeSelector_isOwnedWhole_soAnEditToItConflicts_andForceRevertsIt() {
+    String withNodeSelector = deployment("nginx:1", 2, null).replace("\n      containers:",
+        "\n      nodeSelector: {disk: ssd}\n      containers:");
+    apply("op", withNodeSelector);
+    api.patch(WEB + "?fieldManager=kubectl-edit", "application/merge-patch+json",
+        "{\"spec\":{\"template\":{\"spec\":{\"nodeSelector\":{\"zone\":\"z1\"}}}}}");
+
+    Reply conflict = apply("op", withNodeSelector);
+    Reply forced = api.patch(WEB + "?fieldManager=op&force=true", APPLY, withNodeSelector);
+
+    assertThat(conflict.code()).isEqualTo(409);
+    assertThat(conflict.json().path("message").asText()).isEqualTo("Apply failed with 1 conflict: conflict with "
+        + "\"kubectl-edit\" using apps/v1: .spec.template.spec.nodeSelector");
+    assertThat(forced.json().path("spec").path("template").path("spec").path("nodeSelector"))
+        .isEqualTo(json("{\"disk\":\"ssd\"}"));
+    assertThat(fields(forced, 0).path("fieldsV1").path("f:spec").path("f:template").path("f:spec")
+        .path("f:nodeSelector")).isEqualTo(json("{}"));
+  }
+
+  @Test
+  void anOwnerReference_isOwnedWhole_asOneItemOfItsList() {
+    String uid = "6b0a8b4e-0000-4000-8000-000000000001";
+    String owned = deployment("nginx:1", 2, null).replace("""
+          labels:
+            app: web
+        """, """
+          labels:
+            app: web
+          ownerReferences:
+          - {apiVersion: v1, kind: ConfigMap, name: owner, uid: %s, controller: true}
+        """.formatted(uid));
+
+    Reply reply = apply("op", owned);
+
+    assertThat(reply.code()).as(reply.json().toString()).isEqualTo(201);
+    assertThat(fields(reply, 0).path("fieldsV1").path("f:metadata").path("f:ownerReferences"))
+        .isEqualTo(json("{\"k:{\\\"uid\\\":\\\"" + uid + "\\\"}\":{}}"));
+  }
+
+  @Test
   void twoAppliersWithTheSameValue_shareTheField_andItStaysWhileOneStillAppliesIt() {
     apply("a", deployment("nginx:1", 2, null));
     Reply shared = apply("b", """

@@ -99,6 +99,40 @@ final class ApplyScenarios {
               o.check("generation", other.at("/metadata/generation"), "2");
               Response read = t.api().get(t.apis("apps/v1", "deployments/web"));
               o.check("resourceVersion", Observation.order(other.resourceVersion(), read.resourceVersion()), "same");
+            }),
+
+        Scenario.named(GROUP, "a Pod's nodeSelector and each owner reference are owned whole")
+            .body((t, o) -> {
+              String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{"
+                  + "\"nodeSelector\":{\"disk\":\"ssd\"},\"containers\":[{\"name\":\"main\",\"image\":\"nginx:1\"}]}}";
+              Response created = t.api().patch(t.core("pods/p?fieldManager=op"), RawApi.APPLY_PATCH, pod);
+              o.check("create", created.outcome(), "201");
+              o.check("nodeSelector owned whole", fieldsOf(created, "op").at("/f:spec/f:nodeSelector"), "{}");
+              Response owned = t.api().patch(t.core("pods/p?fieldManager=editor"), RawApi.MERGE_PATCH,
+                  "{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":"
+                      + "\"owner\",\"uid\":\"6b0a8b4e-0000-4000-8000-000000000001\"}]}}");
+              o.check("owner reference added", owned.outcome(), "200");
+              o.check("owner reference owned whole", fieldsOf(owned, "editor").at("/f:metadata"),
+                  "{\"f:ownerReferences\":{\".\":{},\"k:{\\\"uid\\\":\\\"6b0a8b4e-0000-4000-8000-000000000001\\\"}\":{}}}");
+            }),
+
+        Scenario.named(GROUP, "a Deployment's pod nodeSelector is owned whole: an edit conflicts, force reverts it")
+            .body((t, o) -> {
+              String path = t.apis("apps/v1", "deployments/web");
+              String applied = Manifests.deployment("web").replace("\"containers\":",
+                  "\"nodeSelector\":{\"disk\":\"ssd\"},\"containers\":");
+              Response created = t.api().patch(path + "?fieldManager=op", RawApi.APPLY_PATCH, applied);
+              o.check("create", created.outcome(), "201");
+              Response edit = t.api().patch(path + "?fieldManager=editor", RawApi.MERGE_PATCH,
+                  "{\"spec\":{\"template\":{\"spec\":{\"nodeSelector\":{\"zone\":\"z1\"}}}}}");
+              o.check("edit", edit.outcome(), "200");
+              Response again = t.api().patch(path + "?fieldManager=op", RawApi.APPLY_PATCH, applied);
+              o.check("apply again", again.outcome(), "409 Conflict");
+              o.check("message", again.message(), "Apply failed with 1 conflict: conflict with \"editor\" using "
+                  + "apps/v1: .spec.template.spec.nodeSelector");
+              Response forced = t.api().patch(path + "?fieldManager=op&force=true", RawApi.APPLY_PATCH, applied);
+              o.check("force", forced.outcome(), "200");
+              o.check("nodeSelector", forced.body().at("/spec/template/spec/nodeSelector"), "{\"disk\":\"ssd\"}");
             }));
   }
 
@@ -109,6 +143,16 @@ final class ApplyScenarios {
 
   private static String body(String data) {
     return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"web\"},\"data\":" + data + "}";
+  }
+
+  /** The fieldsV1 of a manager's managedFields entry (missing when it has none). */
+  private static JsonNode fieldsOf(Response r, String manager) {
+    for (JsonNode entry : r.body().at("/metadata/managedFields")) {
+      if (entry.path("manager").asText().equals(manager)) {
+        return entry.path("fieldsV1");
+      }
+    }
+    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
   }
 
   /** {@code manager operation apiVersion fieldsV1} per managedFields entry, sorted by manager. */

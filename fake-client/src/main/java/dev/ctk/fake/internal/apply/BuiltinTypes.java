@@ -50,12 +50,38 @@ final class BuiltinTypes implements FieldType {
       PodSpec                   affinity                  -                                    Affinity
       Affinity                  nodeAffinity              -                                    NodeAffinity
       NodeAffinity              requiredDuringSchedulingIgnoredDuringExecution atomic          -
+      ObjectMeta                ownerReferences           map:uid                              OwnerReference
+      PodSpec                   nodeSelector              atomic                               -
+      PodSpec                   imagePullSecrets          map:name                             LocalObjectReference
+      Container                 resources                 -                                    ResourceRequirements
+      ResourceRequirements      claims                    map:name                             -
+      ServiceAccount            secrets                   map:name                             ObjectReference
+      RoleBinding               roleRef                   atomic                               -
+      ClusterRoleBinding        roleRef                   atomic                               -
+      NetworkPolicy             spec                      -                                    NetworkPolicySpec
+      NetworkPolicySpec         podSelector               atomic                               -
+      PersistentVolumeClaim     spec                      -                                    PersistentVolumeClaimSpec
+      PersistentVolumeClaimSpec selector                  atomic                               -
+      PersistentVolumeClaimSpec dataSource                atomic                               -
+      Ingress                   spec                      -                                    IngressSpec
+      IngressSpec               defaultBackend            -                                    IngressBackend
+      IngressBackend            service                   -                                    IngressServiceBackend
+      IngressServiceBackend     port                      atomic                               -
       """;
+
+  /**
+   * Go types marked {@code +structType=atomic} whose values sit in lists the table types ({@link #OVERRIDES}): each
+   * item of such a list is owned and replaced whole ({@code k:{"uid":"..."}:{}} in managedFields).
+   */
+  private static final java.util.Set<String> ATOMIC_STRUCTS =
+      java.util.Set.of("OwnerReference", "LocalObjectReference", "ObjectReference");
 
   /** How one field merges. */
   private record Traits(boolean atomic, ListKind listKind, List<String> keys, Map<String, JsonNode> defaults) {
     static final Traits NONE = new Traits(false, ListKind.ATOMIC, List.of(), Map.of());
   }
+
+  private static final Traits ATOMIC = new Traits(true, ListKind.ATOMIC, List.of(), Map.of());
 
   private record Edge(Traits traits, String childType) {
   }
@@ -71,7 +97,7 @@ final class BuiltinTypes implements FieldType {
 
   private static Traits traits(String relation) {
     if (relation.equals("atomic")) {
-      return new Traits(true, ListKind.ATOMIC, List.of(), Map.of());
+      return ATOMIC;
     }
     if (relation.equals("set")) {
       return new Traits(false, ListKind.SET, List.of(), Map.of());
@@ -174,7 +200,7 @@ final class BuiltinTypes implements FieldType {
 
   @Override
   public FieldType element() {
-    return new BuiltinTypes(schema, goType, Traits.NONE);
+    return new BuiltinTypes(schema, goType, ATOMIC_STRUCTS.contains(goType) ? ATOMIC : Traits.NONE);
   }
 
   @Override
