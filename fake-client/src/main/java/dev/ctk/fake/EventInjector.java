@@ -194,9 +194,8 @@ public final class EventInjector {
    *       then the same updates a second time);
    *   <li>older than the retained history: the re-watch fails with 410 Gone and the informer relists (its cache
    *       is then correct again);
-   *   <li>newer than the current global one: every re-watch is refused with 504 {@code Too large resource version}
-   *       and fabric8 retries about once a second until the cluster reaches that version; changes committed up to
-   *       it are never delivered.
+   *   <li>newer than the current global one: the re-watch is accepted and stays silent until the cluster passes
+   *       that version, as kube's watch cache serves it; changes committed up to it are never delivered.
    * </ul>
    *
    * @param object the object the event carries

@@ -44,7 +44,8 @@
  *       {@code SYNCHRONOUS} does it all before the request is answered, {@code OFF} mimics a bare
  *       kube-apiserver.
  *   <li>Watches over websockets and HTTP streaming that resume from a resourceVersion (410 Expired beyond the
- *       retained history, 504 {@code Too large resource version} from a resourceVersion the cluster has not reached),
+ *       retained history; from a resourceVersion the cluster has not reached, silent until it passes it, as kube's
+ *       watch cache serves them),
  *       apply selector transitions (an object leaving a selection is DELETED for that watch), honour
  *       {@code timeoutSeconds} and {@code sendInitialEvents}, send BOOKMARKs to watches that ask
  *       ({@code allowWatchBookmarks}: about every minute, configurable with

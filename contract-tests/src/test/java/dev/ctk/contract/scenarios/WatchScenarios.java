@@ -81,6 +81,14 @@ final class WatchScenarios {
               o.check("events without resourceVersion (sorted)", freshRendered, List.of("ADDED a k=2", "ADDED b k=v"));
             }),
 
+        Scenario.named(GROUP, "a watch from a resourceVersion not reached yet stays open and silent, no error")
+            .body((t, o) -> {
+              Response a = t.create(t.core("configmaps"), configMap("a"));
+              long future = Long.parseLong(a.resourceVersion()) + 1_000_000;
+              List<JsonNode> events = t.api().watch(t.core("configmaps?resourceVersion=" + future), SECONDS);
+              o.check("events", render(events), List.of());
+            }),
+
         Scenario.named(GROUP, "a watch from a resourceVersion older than its kind's CRD ends with 410 Expired")
             .body((t, o) -> {
               // The namespace is older than the CRD: kube-apiserver's watch cache of widgets begins when the CRD is

@@ -39,6 +39,8 @@ public final class Watch {
   private final WatchOutbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Consumer<Watch> onClose = w -> { };
+  /** Events and bookmarks at or below this resourceVersion are not sent (a watch opened from a future one). */
+  private volatile long sendsAfter = -1;
 
   Watch(long id, WatchFilter filter, WatchIdentity identity, UnaryOperator<ObjectNode> view, WatchSink sink,
       WatchFaultRules faults) {
@@ -114,6 +116,19 @@ public final class Watch {
     return closed.get();
   }
 
+  /**
+   * From now on, sends only events and bookmarks newer than {@code resourceVersion}, as kube's watch cache serves a
+   * watch opened from a resourceVersion it has not reached.
+   */
+  void sendOnlyAfter(long resourceVersion) {
+    sendsAfter = resourceVersion;
+  }
+
+  /** Whether a bookmark at {@code resourceVersion} may go to this watch (it is newer than where the watch starts). */
+  boolean takesBookmarkAt(long resourceVersion) {
+    return resourceVersion > sendsAfter;
+  }
+
   void onClose(Consumer<Watch> onClose) {
     this.onClose = onClose;
   }
@@ -157,7 +172,7 @@ public final class Watch {
    * stored.
    */
   void offer(WatchEvent event, EventTexts texts) {
-    if (!event.storageKey().equals(filter.storageKey())) {
+    if (!event.storageKey().equals(filter.storageKey()) || event.resourceVersion() <= sendsAfter) {
       return;
     }
     switch (event.type()) {

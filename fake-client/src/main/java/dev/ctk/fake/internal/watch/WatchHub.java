@@ -157,9 +157,10 @@ public final class WatchHub {
    * @param resourceVersion replay the changes after this one
    * @param currentResourceVersion the store's resourceVersion now
    * @return the open watch; if the history no longer reaches back to {@code resourceVersion}, a watch that has
-   *     already sent the 410 ERROR event and is closed; if {@code resourceVersion} is in the future, one that has
-   *     sent kube's 504 {@code Too large resource version} ERROR event and is closed (kube first waits up to 3
-   *     seconds for the version to appear; the fake answers at once)
+   *     already sent the 410 ERROR event and is closed; if {@code resourceVersion} is in the future, an open watch
+   *     that sends nothing until the store passes it, then only the changes after it, as kube-apiserver's watch
+   *     cache serves such a watch (no error, no wait; only a watch asking for initial events waits, see
+   *     {@code sendInitialEvents})
    */
   public Watch openFrom(long resourceVersion, long currentResourceVersion, WatchFilter filter, String apiVersion,
       WatchSink sink) {
@@ -183,11 +184,11 @@ public final class WatchHub {
       return refused(filter, identity, view, sink,
           ApiError.expired("too old resource version: " + resourceVersion + " (" + start + ")"));
     }
-    if (resourceVersion > currentResourceVersion) {
-      return refused(filter, identity, view, sink, ApiError.tooLargeResourceVersion(resourceVersion,
-          currentResourceVersion));
-    }
     Watch watch = register(filter, identity, view, sink, true);
+    if (resourceVersion > currentResourceVersion) {
+      watch.sendOnlyAfter(resourceVersion);
+      return watch;
+    }
     for (WatchEvent event : changesAfter(resourceVersion)) {
       watch.offer(event);
     }
@@ -236,7 +237,9 @@ public final class WatchHub {
 
   /** Sends a BOOKMARK carrying only apiVersion, kind and resourceVersion to one watch. Caller holds the lock. */
   public void bookmark(Watch watch, ObjectNode bookmark) {
-    watch.send(WatchEvent.BOOKMARK, bookmark);
+    if (watch.takesBookmarkAt(bookmark.path("metadata").path("resourceVersion").asLong(Long.MAX_VALUE))) {
+      watch.send(WatchEvent.BOOKMARK, bookmark);
+    }
   }
 
   /** The watch fault rules, the one-shot actions on open watches, and the delivery log. */

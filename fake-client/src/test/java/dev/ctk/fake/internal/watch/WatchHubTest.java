@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ctk.fake.internal.common.FrozenObject;
 import dev.ctk.fake.internal.select.LabelSelector;
@@ -100,24 +101,31 @@ class WatchHubTest {
   }
 
   @Test
-  void futureResourceVersion_sendsTooLargeTimeoutErrorAndCloses_neverOlderEvents() {
+  void futureResourceVersion_staysOpen_andSendsOnlyEventsAndBookmarksAfterIt() {
     WatchHub hub = new WatchHub(10, 0);
     for (int rv = 1; rv <= 5; rv++) {
       hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm" + rv, rv), null, rv));
     }
     Recording sink = new Recording();
-    Watch watch = hub.openFrom(105, 5, filter(), "v1", sink);
+    Watch watch = hub.openFrom(7, 5, filter(), "v1", sink);
     hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm6", 6), null, 6));
+    hub.bookmark(watch, bookmark(6));
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm7", 7), null, 7));
+    hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm8", 8), null, 8));
+    hub.bookmark(watch, bookmark(8));
 
-    assertThat(watch.isClosed()).isTrue();
-    assertThat(sink.closed).isTrue();
-    assertThat(sink.lines).hasSize(1);
-    assertThat(read(sink.lines.get(0))).isEqualTo(read("""
-        {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
-         "message":"Timeout: Too large resource version: 105, current: 5","reason":"Timeout",
-         "details":{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],
-         "retryAfterSeconds":1},"code":504}}"""));
-    assertThat(hub.openWatches()).isEmpty();
+    assertThat(watch.isClosed()).isFalse();
+    assertThat(sink.lines).hasSize(2);
+    assertThat(read(sink.lines.get(0)).at("/object/metadata/name").asText()).isEqualTo("cm8");
+    assertThat(read(sink.lines.get(1))).isEqualTo(read("""
+        {"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"8"}}}"""));
+    assertThat(hub.openWatches()).hasSize(1);
+  }
+
+  private static ObjectNode bookmark(long resourceVersion) {
+    ObjectNode bookmark = JsonNodeFactory.instance.objectNode().put("kind", "ConfigMap").put("apiVersion", "v1");
+    bookmark.putObject("metadata").put("resourceVersion", Long.toString(resourceVersion));
+    return bookmark;
   }
 
   @Test
