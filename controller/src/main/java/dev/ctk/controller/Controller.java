@@ -12,7 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * failed assertion) thrown by the reconciler is an {@link ReconcileOutcome#ERROR} retried with
  * backoff; one thrown by an event handler, a predicate or a listener is logged and ignored. Only a
  * {@link VirtualMachineError} (out of memory, stack overflow) ends the worker thread it hit, after the
- * key was recorded and marked done; {@link #isRunning()} then turns false.
+ * key was recorded and marked done; {@link #isRunning()} then turns false and {@link #workerError()}
+ * returns the error.
  *
  * <p><b>Informers shared by controllers.</b> The controller that starts an informer (because it was
  * not running at {@link #start()}) owns it and stops it on {@link #close()}, even if another
@@ -74,6 +77,8 @@ public final class Controller implements ControllerView, AutoCloseable {
   private volatile boolean started;
   private volatile boolean running;
   private volatile boolean closed;
+  /** Counted down when the first {@link #close()} has done its work: later calls wait for it. */
+  private final CountDownLatch closeDone = new CountDownLatch(1);
 
   private Controller(Builder builder) {
     this.name = builder.name;
@@ -243,6 +248,37 @@ public final class Controller implements ControllerView, AutoCloseable {
   }
 
   /**
+   * Whether {@link #close()} was called (it may still be draining). A closed controller never runs
+   * again: {@link #start()} refuses it, and a new one has to be built.
+   *
+   * @return {@code true} once {@code close()} was called
+   * @since 0.1.0
+   */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * The error that ended a worker thread, if one did: only a {@link VirtualMachineError} (such as a
+   * {@link StackOverflowError} thrown by a reconciler that recursed without end) ends a worker; the
+   * controller does not replace it, and {@link #isRunning()} is {@code false} from then on.
+   *
+   * <pre>{@code
+   * controller.workerError();   // Optional[java.lang.StackOverflowError]
+   * }</pre>
+   *
+   * @return the first such error (of the first worker it ended), or empty
+   * @since 0.1.0
+   */
+  public Optional<VirtualMachineError> workerError() {
+    List<ReconcileWorker> current;
+    synchronized (lifecycle) {
+      current = List.copyOf(loops);
+    }
+    return current.stream().map(ReconcileWorker::fatal).filter(Objects::nonNull).findFirst();
+  }
+
+  /**
    * The controller's work queue (named as the controller), e.g. to read its {@code stats()}.
    *
    * @return the queue
@@ -352,29 +388,57 @@ public final class Controller implements ControllerView, AutoCloseable {
    * another controller still watches them). Idempotent. Afterwards no thread of this controller
    * remains, unless a reconcile ignores interrupts (it is then logged, with the fix).
    *
+   * <p>A later call, on another thread while the first still drains, returns only once the first
+   * has returned and the workers have ended, so it keeps the same promise. If the first was called
+   * inside a reconcile, the later call also joins that reconcile's worker, at most the shutdown
+   * timeout before it interrupts it, as the first call does with the others. A later call that is
+   * interrupted while it waits returns at once with the interrupt flag kept; the first goes on.
+   *
    * <p>Called from inside a reconcile (on a worker thread of this controller), it waits for the other
    * keys in flight but not for the caller's own, and does not join the caller's thread: that worker
-   * ends once its reconcile returns. If the closing thread is interrupted, the workers still running
-   * are interrupted at once and joined for about a second; the interrupt flag is kept.
+   * ends once its reconcile returns. If another thread is already closing the controller, it returns
+   * at once: that close waits for the caller's own key, so waiting for it would wait for itself. If
+   * the closing thread is interrupted, the workers still running are interrupted at once and joined
+   * for about a second; the interrupt flag is kept.
    */
   @Override
   public void close() {
     List<Thread> toJoin;
     List<ReconcileWorker> loopsToJoin;
+    boolean first;
     synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
+      first = !closed;
       closed = true;
       running = false;
-      if (resync != null) {
-        resync.stop();
-      }
-      sources.forEach(source -> quietly("remove its event handler from the " + source.kind()
-          + " informer", source::unregister));
       toJoin = List.copyOf(workers);
       loopsToJoin = List.copyOf(loops);
     }
+    if (!first) {
+      awaitFirstClose(toJoin, loopsToJoin);
+      return;
+    }
+    try {
+      synchronized (lifecycle) {
+        if (resync != null) {
+          resync.stop();
+        }
+        sources.forEach(source -> quietly("remove its event handler from the " + source.kind()
+            + " informer", source::unregister));
+      }
+      drainAndStop(toJoin, loopsToJoin);
+    } finally {
+      closeDone.countDown();
+    }
+  }
+
+  /**
+   * The rest of the first {@link #close()}, once the controller is marked closed and its event
+   * handlers are removed: drains the queue, joins the workers, stops the informers it started.
+   *
+   * @param toJoin the worker threads when close() was called
+   * @param loopsToJoin their loops, in the same order
+   */
+  private void drainAndStop(List<Thread> toJoin, List<ReconcileWorker> loopsToJoin) {
     ObjectKey ownKey = loopsToJoin.stream().filter(l -> l.thread() == Thread.currentThread())
         .findFirst().map(ReconcileWorker::currentKey).orElse(null);
     TimeSource realTime = TimeSource.system();
@@ -397,6 +461,31 @@ public final class Controller implements ControllerView, AutoCloseable {
     if (!drained && !stuck.isEmpty()) {
       shutdownWarning = WorkerShutdown.stuckKeysWarning(name, interrupted, shutdownTimeout, stuck);
       LOG.warn(shutdownWarning);
+    }
+  }
+
+  /**
+   * A later {@link #close()}: waits until the first one has returned, then joins the workers that
+   * are still alive (the first one's own, if it was called inside a reconcile), at most the shutdown
+   * timeout before they are interrupted. Returns at once on a worker thread of this controller: the
+   * first close waits for that worker's key, so waiting here would wait for itself.
+   */
+  private void awaitFirstClose(List<Thread> threads, List<ReconcileWorker> workerLoops) {
+    if (threads.contains(Thread.currentThread())) {
+      return;
+    }
+    try {
+      closeDone.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (threads.stream().noneMatch(Thread::isAlive)) {
+      return;
+    }
+    long deadline = TimeSource.system().nanoTime() + SystemTimeSource.saturatedNanos(shutdownTimeout);
+    if (WorkerShutdown.join(name, threads, workerLoops, deadline, false)) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No failure of user code (reconciler, listeners, rate limiter) ends the loop, not even an
  * {@link Error} such as a failed assertion. Only a {@link VirtualMachineError} does, after the key was
- * recorded and marked done; it is logged and rethrown. An interrupt ends the loop only once the queue
- * is shutting down.
+ * recorded and marked done; it is logged, kept for {@link #fatal()} and rethrown. An interrupt ends the
+ * loop only once the queue is shutting down.
  */
 final class ReconcileWorker implements Runnable {
 
@@ -33,6 +33,7 @@ final class ReconcileWorker implements Runnable {
   private volatile Thread thread;
   private volatile ObjectKey current;
   private volatile Running running;
+  private volatile VirtualMachineError fatal;
 
   /** A reconcile under way: its key and when it started, on the controller's time source. */
   record Running(ObjectKey key, Instant start) {}
@@ -62,9 +63,23 @@ final class ReconcileWorker implements Runnable {
     return running;
   }
 
+  /** The {@link VirtualMachineError} that ended this worker's loop, or null while it runs (or ended normally). */
+  VirtualMachineError fatal() {
+    return fatal;
+  }
+
   @Override
   public void run() {
     thread = Thread.currentThread();
+    try {
+      loop();
+    } catch (VirtualMachineError e) {
+      fatal = e;
+      throw e;
+    }
+  }
+
+  private void loop() {
     while (true) {
       Optional<ObjectKey> next;
       try {

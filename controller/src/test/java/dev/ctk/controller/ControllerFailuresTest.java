@@ -174,10 +174,12 @@ class ControllerFailuresTest {
 
   @Test
   void a_virtual_machine_error_ends_its_worker_after_recording_the_key() {
+    InternalError fatal = new InternalError("simulated JVM failure");
     Controller controller = start(builder("fatal")
         .withReconciler(key -> {
-          throw new InternalError("simulated JVM failure");
+          throw fatal;
         }));
+    assertThat(controller.workerError()).isEmpty();
 
     controller.workQueue().add(A);
 
@@ -188,6 +190,8 @@ class ControllerFailuresTest {
         .containsExactly("#1 default/a ERROR: java.lang.InternalError: simulated JVM failure");
     assertThat(controller.workQueue().stats().inFlightKeys()).isEmpty();
     assertThat(controller.isRunning()).as("a worker is gone").isFalse();
+    assertThat(controller.workerError()).as("the error that ended it").containsSame(fatal);
+    assertThat(controller.isClosed()).isFalse();
   }
 
   @Test
@@ -272,6 +276,70 @@ class ControllerFailuresTest {
     assertThat(recordsOfAWhenCloseReturned.join())
         .as("close() returned only after a was reconciled").isEqualTo(1);
     await("no worker remains").atMost(WAIT).until(() -> ctkThreads("two").isEmpty());
+  }
+
+  @Test
+  void a_second_close_returns_only_once_the_controller_is_closed() {
+    // GIVEN a reconcile of a that blocks until released, and a first close() waiting for it
+    CountDownLatch aStarted = new CountDownLatch(1);
+    CountDownLatch releaseA = new CountDownLatch(1);
+    Controller controller = start(builder("twice")
+        .withShutdownTimeout(Duration.ofMinutes(10))
+        .withReconciler(key -> {
+          aStarted.countDown();
+          awaitLatch(releaseA);
+          return Result.done();
+        }));
+    controller.workQueue().add(A);
+    awaitLatchUnchecked(aStarted);
+    CompletableFuture<String> firstReturned = new CompletableFuture<>();
+    Thread first = closer(controller, "test-first-closer", firstReturned);
+    await("the first close() waits for default/a").atMost(WAIT)
+        .until(() -> !controller.isRunning() && first.getState() == Thread.State.TIMED_WAITING);
+    // WHEN a second close() comes while the first drains
+    CompletableFuture<String> secondReturned = new CompletableFuture<>();
+    Thread second = closer(controller, "test-second-closer", secondReturned);
+    await("the second close() returned or waits").atMost(WAIT)
+        .until(() -> secondReturned.isDone() || second.getState() == Thread.State.WAITING
+            || second.getState() == Thread.State.TIMED_WAITING);
+    releaseA.countDown();
+    // THEN it returned only when the first had closed the controller: a reconciled, no worker left
+    assertThat(secondReturned.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join())
+        .isEqualTo("records of default/a: 1, in flight: [], worker threads: []");
+    assertThat(firstReturned.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join())
+        .isEqualTo("records of default/a: 1, in flight: [], worker threads: []");
+  }
+
+  @Test
+  void close_inside_a_reconcile_while_another_thread_closes_does_not_wait_for_itself() {
+    // GIVEN a reconcile of a that, once released, closes its own controller, while a first close() waits for it
+    AtomicReference<Controller> self = new AtomicReference<>();
+    CountDownLatch aStarted = new CountDownLatch(1);
+    CountDownLatch releaseA = new CountDownLatch(1);
+    CompletableFuture<String> innerReturned = new CompletableFuture<>();
+    Controller controller = start(builder("inner")
+        .withShutdownTimeout(Duration.ofMinutes(10))
+        .withReconciler(key -> {
+          aStarted.countDown();
+          awaitLatch(releaseA);
+          self.get().close();
+          innerReturned.complete("close() returned on " + Thread.currentThread().getName());
+          return Result.done();
+        }));
+    self.set(controller);
+    controller.workQueue().add(A);
+    awaitLatchUnchecked(aStarted);
+    CompletableFuture<String> firstReturned = new CompletableFuture<>();
+    Thread first = closer(controller, "test-first-closer", firstReturned);
+    await("the first close() waits for default/a").atMost(WAIT)
+        .until(() -> !controller.isRunning() && first.getState() == Thread.State.TIMED_WAITING);
+    // WHEN the reconcile goes on into its own close()
+    releaseA.countDown();
+    // THEN that close() returns at once (waiting would wait for itself), and the first one after it
+    assertThat(innerReturned.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join())
+        .isEqualTo("close() returned on ctk-inner-worker-1");
+    assertThat(firstReturned.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join())
+        .isEqualTo("records of default/a: 1, in flight: [], worker threads: []");
   }
 
   @Test
@@ -365,6 +433,31 @@ class ControllerFailuresTest {
     if (!latch.await(WAIT.toSeconds(), TimeUnit.SECONDS) && releaseAll.getCount() > 0) {
       throw new AssertionError("test latch not released within " + WAIT);
     }
+  }
+
+  private void awaitLatchUnchecked(CountDownLatch latch) {
+    try {
+      awaitLatch(latch);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * Starts a daemon thread that closes {@code controller} and then completes {@code returned} with what it saw as
+   * close() returned: the records of a, the keys in flight, and the controller's live worker threads.
+   */
+  private static Thread closer(Controller controller, String name, CompletableFuture<String> returned) {
+    Thread thread = new Thread(() -> {
+      controller.close();
+      returned.complete("records of default/a: " + controller.reconcileLog(A).size() + ", in flight: "
+          + controller.workQueue().stats().inFlightKeys() + ", worker threads: "
+          + ctkThreads(controller.name()));
+    }, name);
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
   }
 
   private static List<String> ctkThreads(String controllerName) {

@@ -167,9 +167,11 @@ class ControllerLifecycleTest {
         .build()
         .start());
 
+    assertThat(controller.isClosed()).isFalse();
     controller.close();
     controller.close();
 
+    assertThat(controller.isClosed()).isTrue();
     assertThat(configMaps.stops).isEqualTo(1);
     assertThat(configMaps.removed).hasSize(1);
     assertThat(controller.workQueue().isShuttingDown()).isTrue();

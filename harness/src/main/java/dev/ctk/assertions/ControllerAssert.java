@@ -3,6 +3,7 @@ package dev.ctk.assertions;
 import static dev.ctk.assertions.internal.StateFormat.count;
 
 import dev.ctk.assertions.internal.FailureCauses;
+import dev.ctk.assertions.internal.NotRunning;
 import dev.ctk.assertions.internal.SlowReconciles;
 import dev.ctk.assertions.internal.StateFormat;
 import dev.ctk.controller.CacheState;
@@ -63,7 +64,10 @@ import org.assertj.core.api.AbstractAssert;
  * re-runs the check every 10ms until it passes or the timeout elapses. <b>Trap:</b> checks that hold
  * when "nothing happened yet" ({@link #isIdle()}, {@link #hasEmptyWorkQueue()}, {@link
  * #hasReconciledAtMost(String, long)}) pass at once under {@code within(..)}, before the informer
- * has even delivered the event; wait on an effect or on {@code hasReconciled(key)} first.
+ * has even delivered the event; wait on an effect first. {@code hasReconciled(key)} and {@code
+ * hasReconciledSuccessfully(key)} are such an effect only for a key never reconciled before: after a
+ * change to a key that was, they pass at once on its earlier reconcile. Wait on the count instead,
+ * {@link #hasReconciledAtLeast(String, long) within(..).hasReconciledAtLeast(key, before + 1)}.
  *
  * @since 0.1.0
  */
@@ -136,10 +140,11 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
                 + words().cache() + " it lists is synced:\n"
             : "but " + notSynced.size() + " of " + count(caches.size(), words().cache()) + " "
                 + waiting.still() + (notSynced.size() == 1 ? "has" : "have") + " not synced:\n";
-        throw failed(expecting("to have synced its " + words().cache() + " caches") + problem
-            + lines + (actual.isRunning() ? ""
-                : "the " + words().controller() + " is not running: start it with "
-                    + words().startHint() + ".\n"));
+        boolean running = actual.isRunning();
+        throw FailureCauses.attach(failed(expecting("to have synced its " + words().cache() + " caches")
+            + problem + lines + (running ? ""
+                : "the " + words().controller() + " is not running: " + NotRunning.reason(actual)
+                    + "\n")), running ? List.of() : NotRunning.errors(actual));
       }
     });
     return myself;
@@ -147,6 +152,10 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
 
   /**
    * Checks that {@code key} was reconciled at least once, whatever the outcome.
+   *
+   * <p>Any reconcile counts, however old: after a change to a key that was reconciled before, this
+   * passes at once, before the informer delivered the change. To wait for the reconcile of a change,
+   * use {@link #hasReconciledAtLeast(String, long)} with one more than the count before it.
    *
    * @param key {@code "namespace/name"} or {@code "name"}
    * @return this assertion
@@ -184,7 +193,10 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    * unless that wait is the delay of its own {@code requeueAfter}. So an old success does not pass
    * while a newer reconcile of the key is pending or running. A key is also "in flight" for the short
    * moment between the end of its reconcile and the worker marking it done; {@code
-   * within(..).hasReconciledSuccessfully(key)} waits that out.
+   * within(..).hasReconciledSuccessfully(key)} waits that out. It cannot see an event the informer
+   * has not delivered yet: right after a change to a key that succeeded before, it passes on that
+   * earlier success. Wait for the new reconcile with {@link #hasReconciledAtLeast(String, long)}
+   * first.
    *
    * @param key {@code "namespace/name"} or {@code "name"}
    * @return this assertion
@@ -373,6 +385,45 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
   }
 
   /**
+   * Checks that {@code key} was reconciled at least {@code times} times, whatever the outcomes. With
+   * {@code within(..)} it waits for the {@code times}-th reconcile: the guard to wait on after a change
+   * to a key that was reconciled before, where {@link #hasReconciled(String)} would pass at once.
+   *
+   * <pre>{@code
+   * long before = controller.stats().reconcilesPerKey().getOrDefault(ObjectKey.parse("default/web"), 0L);
+   * client.configMaps().withName("web").edit(..);
+   * assertThat(controller).within(ofSeconds(5)).hasReconciledAtLeast("default/web", before + 1).isIdle();
+   * }</pre>
+   *
+   * @param key {@code "namespace/name"} or {@code "name"}
+   * @param times the minimum
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   * @since 0.1.0
+   */
+  public ControllerAssert hasReconciledAtLeast(String key, long times) {
+    return hasReconciledAtLeast(parse(key, "hasReconciledAtLeast"), times);
+  }
+
+  /**
+   * Checks that {@code key} was reconciled at least {@code times} times; see {@link
+   * #hasReconciledAtLeast(String, long)}.
+   *
+   * @param key the key
+   * @param times the minimum
+   * @return this assertion
+   * @throws NullPointerException if {@code key} is null
+   * @since 0.1.0
+   */
+  public ControllerAssert hasReconciledAtLeast(ObjectKey key, long times) {
+    requireKey(key, "hasReconciledAtLeast");
+    return checkKey(key, "to have reconciled " + key + " at least " + count(times, "time"),
+        state -> state.total() >= times ? null
+            : "but it reconciled it " + count(state.total(), "time") + ".\n"
+                + state.history(words()));
+  }
+
+  /**
    * Checks that {@code key} was reconciled at most {@code times} times (to show that many events
    * for one key were de-duplicated into few reconciles).
    *
@@ -422,8 +473,9 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    *
    * <p><b>Trap:</b> with {@code within(..)} this passes at once when nothing has happened yet: right
    * after a write, before the informer delivered the event, the queue is empty too. Wait for an effect
-   * first ({@code within(..).hasReconciled(key)}, or an object the reconcile writes), then check that
-   * the controller is idle.
+   * first (an object the reconcile writes, {@code within(..).hasReconciled(key)} for a key never
+   * reconciled before, or {@link #hasReconciledAtLeast(String, long) within(..).hasReconciledAtLeast(key,
+   * before + 1)} after a change to one that was), then check that the controller is idle.
    *
    * @return this assertion
    */
@@ -432,8 +484,8 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
     waiting.check(() -> {
       WorkQueueStats queue = actual.workQueue().stats();
       List<String> held = StateFormat.heldKeys(queue);
-      String problem = !actual.isRunning() ? "but it is not running: start it with "
-          + words().startHint() + ".\n"
+      boolean running = actual.isRunning();
+      String problem = !running ? "but it is not running: " + NotRunning.reason(actual) + "\n"
           : !actual.hasSynced() ? "but its " + words().cache()
               + " caches have not synced.\n"
           : !held.isEmpty() ? "but its " + words().queue() + " " + waiting.still()
@@ -446,7 +498,7 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
       if (problem != null) {
         throw FailureCauses.attach(failed(expecting("to be idle (running, caches synced, "
             + words().queue() + " empty)")
-            + problem), held.isEmpty() ? List.of()
+            + problem), !running ? NotRunning.errors(actual) : held.isEmpty() ? List.of()
                 : FailureCauses.lastErrors(held, actual.reconcileLog()));
       }
     });

@@ -4,6 +4,7 @@ import static dev.ctk.assertions.internal.StateFormat.count;
 
 import dev.ctk.assertions.internal.FailureCauses;
 import dev.ctk.assertions.internal.GenerationBumps;
+import dev.ctk.assertions.internal.NotRunning;
 import dev.ctk.assertions.internal.OwnWrites;
 import dev.ctk.assertions.internal.Polling;
 import dev.ctk.assertions.internal.ReconcileWindows;
@@ -21,6 +22,7 @@ import dev.ctk.fake.RequestJournal;
 import dev.ctk.fake.values.ApiRequestRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -128,7 +130,8 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
    * <p><b>Trap:</b> it cannot see an event the informer has not delivered yet. Right after a write,
    * before the watch event reached the controller, the queue is empty too, and once the quiet
    * period has passed the check holds. Wait for an effect of your last write first (an object the
-   * reconcile writes, or {@code hasReconciled(key)}), then check the fixed point.
+   * reconcile writes, {@code hasReconciled(key)} for a key never reconciled before, or {@code
+   * hasReconciledAtLeast(key, before + 1)} after a change to one that was), then check the fixed point.
    *
    * @param journal the fake cluster's journal ({@code harness.requests()})
    * @return this assertion
@@ -150,17 +153,24 @@ public final class ConvergenceAssert extends AbstractAssert<ConvergenceAssert, C
         throw FailureCauses.attach(failed(expecting("to reach a fixed point" + waiting.phrase()
             + " (" + words().queue() + " empty, nothing in flight, no change for "
             + StateFormat.duration(quiet) + ")") + problem + queueLine()),
-            FailureCauses.lastErrors(actual.workQueue().stats().waitingKeys(),
-                actual.reconcileLog()));
+            withWorkerError(FailureCauses.lastErrors(actual.workQueue().stats().waitingKeys(),
+                actual.reconcileLog())));
       }
     });
     return myself;
   }
 
+  /** {@code errors}, then the error that ended a worker of the controller, if one did. */
+  private List<Throwable> withWorkerError(List<Throwable> errors) {
+    List<Throwable> all = new ArrayList<>(errors);
+    all.addAll(NotRunning.errors(actual));
+    return all;
+  }
+
   /** Why the controller is not at a fixed point now, or null. */
   private String unsettled(RequestJournal journal, Waiting waiting) {
     if (!actual.isRunning()) {
-      return "but it is not running: start it with " + words().startHint() + ".\n";
+      return "but it is not running: " + NotRunning.reason(actual) + "\n";
     }
     WorkQueueStats queue = actual.workQueue().stats();
     StringBuilder problems = new StringBuilder();

@@ -28,7 +28,7 @@ import org.assertj.core.api.AbstractAssert;
  * }</pre>
  *
  * <p>Each check reads the journal at once (there is no {@code within(..)}: wait for the effect of
- * the requests first, e.g. with {@code assertThat(controller).within(..).hasReconciled(key)}).
+ * the requests first, e.g. with {@code assertThat(controller).within(..).hasReconciledAtLeast(key, n)}).
  * Failure messages list the matching records' {@link ApiRequestRecord#summary() summaries}, at most
  * 20:
  *

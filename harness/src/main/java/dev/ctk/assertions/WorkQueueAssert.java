@@ -75,8 +75,9 @@ public final class WorkQueueAssert extends AbstractAssert<WorkQueueAssert, WorkQ
    *
    * <p><b>Trap:</b> with {@code within(..)} this passes at once when nothing has happened yet: right
    * after a write, before the informer delivered the event, the queue is empty too. Wait for an effect
-   * first ({@code assertThat(controller).within(..).hasReconciled(key)}, or an object the reconcile
-   * writes), then check the queue.
+   * first (an object the reconcile writes, {@code assertThat(controller).within(..).hasReconciled(key)}
+   * for a key never reconciled before, or {@code hasReconciledAtLeast(key, before + 1)} after a change to
+   * one that was), then check the queue.
    *
    * @return this assertion
    */

@@ -49,7 +49,10 @@
  *   <li><b>{@code within(..)} cannot wait for "nothing happened".</b> {@code isIdle()}, {@code
  *       hasEmptyWorkQueue()}, {@code isEmpty()} and {@code doesNotContainKey(..)} hold before the
  *       informer delivered the event you are testing, so under {@code within(..)} they pass at once.
- *       Wait on an effect (an object the reconcile writes) or on {@code hasReconciled(key)} first.
+ *       Wait on an effect first: an object the reconcile writes, or the reconcile count ({@code
+ *       within(..).hasReconciledAtLeast(key, before + 1)}). {@code hasReconciled(key)} and {@code
+ *       hasReconciledSuccessfully(key)} wait only for a key never reconciled before: after a change to
+ *       a key that was, they pass at once on its earlier reconcile.
  *       {@code hasReconciledAtMost(..)} refuses {@code within(..)} with an {@code
  *       IllegalStateException} for that reason.
  *   <li>No assertions on cluster objects themselves (use the client and AssertJ) or on the failure

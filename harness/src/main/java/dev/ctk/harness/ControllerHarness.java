@@ -131,10 +131,15 @@ public final class ControllerHarness implements HarnessControllers {
    * Waiting for the watch means that a controller returned by this method sees every later change,
    * and that closing it right away does not leave a half-opened watch behind.
    *
+   * <p>The harness closes only what it started: a controller that is already running (started by
+   * the test itself, or by the harness of an enclosing class with per-class isolation) is refused
+   * before anything is registered, and left running for whoever owns it.
+   *
    * @param controller a controller that was not started yet
    * @return the same controller, started, with synced caches and open watches
    * @throws IllegalStateException if the test this harness belongs to is over, the controller was
-   *     already started, or a watch did not open within 30s
+   *     already started (by this harness, an enclosing one, or outside any), or a watch did not open
+   *     within 30s
    * @throws dev.ctk.controller.CacheSyncTimeoutException if its caches did not sync in time
    */
   public Controller start(Controller controller) {
@@ -235,7 +240,8 @@ public final class ControllerHarness implements HarnessControllers {
   }
 
   /**
-   * Registers a controller before it starts, so that it is closed even if it fails to start.
+   * Registers a controller before it starts, so that it is closed even if it fails to start; refuses,
+   * registering nothing, one that another harness or the test itself started (it is theirs to close).
    *
    * @param controller the instance to list in {@link #controllers()} and {@link #views()}
    * @param closer what {@link #close()} closes for it (the controller, or its restartable's current instance)
@@ -247,6 +253,22 @@ public final class ControllerHarness implements HarnessControllers {
       if (controllers.contains(controller)) {
         throw new IllegalStateException("Controller \"" + controller.name()
             + "\" was already started by this harness. Start each controller once.");
+      }
+      if (parent != null && parent.controllers().contains(controller)) {
+        throw new IllegalStateException("Controller \"" + controller.name() + "\" was already started by "
+            + "the harness of an enclosing class (or enclosing TestScope), which owns it and closes it when "
+            + "that class ends; this harness neither starts nor closes it. Fix: use the running controller as "
+            + "it is (it runs during this test, and this test's failure report shows it), or start a new "
+            + "controller here.");
+      }
+      if (controller.isRunning() || controller.workerError().isPresent()) {
+        throw new IllegalStateException("Controller \"" + controller.name() + "\" "
+            + (controller.isRunning() ? "is already running, started outside this harness; "
+                : "was already started outside this harness (a worker thread of it has died since); ")
+            + "ControllerHarness.start(controller) starts a controller that was not started yet and closes "
+            + "it after the test, so it refuses one it does not own. Fix: pass a new controller, or keep "
+            + "this one: show it in the failure report with harness.observe(controller) and close it with "
+            + "harness.closeAfterTest(controller).");
       }
       controllers.add(controller);
       if (!views.contains(controller)) {
@@ -583,9 +605,10 @@ public final class ControllerHarness implements HarnessControllers {
 
   /**
    * Closes this harness's controllers and {@code closeAfterTest} resources in reverse registration
-   * order, each even if an earlier one failed; later starts and registrations fail. A runtime
-   * exception is rethrown as it is, a checked one wrapped with what was being closed; the first
-   * failure is thrown, the others added to it as suppressed.
+   * order, each even if an earlier one failed, whatever it threw (an {@link Error} such as a failed
+   * assertion too); later starts and registrations fail. A runtime exception or an error is rethrown
+   * as it is, a checked exception wrapped with what was being closed; the first failure is thrown,
+   * the others added to it as suppressed.
    */
   public void close() {
     List<Registration> toClose;
@@ -597,15 +620,15 @@ public final class ControllerHarness implements HarnessControllers {
       toClose = new ArrayList<>(closeables);
     }
     Collections.reverse(toClose);
-    RuntimeException failure = null;
+    Throwable failure = null;
     for (Registration registration : toClose) {
       try {
         registration.resource().close();
-      } catch (Exception e) {
+      } catch (Throwable e) {
         if (e instanceof InterruptedException) {
           Thread.currentThread().interrupt();
         }
-        RuntimeException wrapped = e instanceof RuntimeException runtime ? runtime
+        Throwable wrapped = e instanceof RuntimeException || e instanceof Error ? e
             : new IllegalStateException("Closing " + registration.description() + " after the "
                 + "test failed: " + e.getClass().getName() + ": "
                 + ThrowableText.firstLine(e.getMessage()) + ". The other controllers and "
@@ -613,13 +636,29 @@ public final class ControllerHarness implements HarnessControllers {
                 + "stack trace. Fix the resource's close(), or close it in the test itself.", e);
         if (failure == null) {
           failure = wrapped;
-        } else {
+        } else if (wrapped != failure) {
           failure.addSuppressed(wrapped);
         }
       }
     }
+    rethrow(failure);
+  }
+
+  /**
+   * Throws {@code failure} as it is, if there is one: a runtime exception or an error (what {@link #close()} and
+   * {@link TestScope#close()} collect; a checked exception was wrapped before).
+   *
+   * @param failure the first failure, with the later ones suppressed, or null
+   */
+  static void rethrow(Throwable failure) {
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (failure instanceof Error error) {
+      throw error;
+    }
     if (failure != null) {
-      throw failure;
+      throw new IllegalStateException(failure);
     }
   }
 

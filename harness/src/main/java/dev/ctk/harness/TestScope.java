@@ -129,30 +129,36 @@ public final class TestScope implements AutoCloseable {
     return new Builder();
   }
 
+  /**
+   * Closes the harness's controllers and resources, then the cluster if this scope owns it, then the real-server run
+   * it opened: each even if an earlier one failed, whatever it threw (an {@link Error} such as a failed assertion
+   * too). The first failure is thrown as it is, the later ones added to it as suppressed.
+   */
   @Override
   public void close() {
-    RuntimeException failure = null;
-    try {
-      harness.close();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
+    Throwable failure = closing(null, harness::close);
     if (ownsCluster) {
-      try {
-        cluster.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
+      failure = closing(failure, cluster::close);
     }
     if (run != null) {
-      run.close();
+      failure = closing(failure, run::close);
     }
-    if (failure != null) {
-      throw failure;
+    ControllerHarness.rethrow(failure);
+  }
+
+  /** Runs one step of {@link #close()}; returns the first failure so far, a later one added to it as suppressed. */
+  private static Throwable closing(Throwable failure, Runnable step) {
+    try {
+      step.run();
+      return failure;
+    } catch (Throwable e) {
+      if (failure == null) {
+        return e;
+      }
+      if (e != failure) {
+        failure.addSuppressed(e);
+      }
+      return failure;
     }
   }
 

@@ -99,7 +99,9 @@
  *       source (under virtual time, a reconcile that blocks shows only once the clock moves).
  *   <li>{@code within(..)} cannot wait for "nothing happened": {@code isIdle()}, an empty work queue or
  *       a missing key hold before the informer delivered the event, so they pass at once (see
- *       {@link dev.ctk.assertions}). Wait on an effect or on {@code hasReconciled(key)} first.
+ *       {@link dev.ctk.assertions}). Wait on an effect first; after a change to a key that was
+ *       reconciled before, {@code hasReconciled(key)} passes at once on the earlier reconcile, so
+ *       wait on {@code hasReconciledAtLeast(key, before + 1)} instead.
  *   <li>The harness neither starts nor stops an observed view's controller: only what was given to
  *       {@code closeAfterTest(..)} is closed, and nothing waits for another framework's watches to
  *       open (its integration's own start method does). A closing failure of one resource does not
@@ -122,16 +124,21 @@
  *   <li><b>Perturbation campaigns ({@code @Perturbed}) are for fake mode and per-method isolation
  *       only</b>: in a real mode the test runs once, as without the annotation; with per-class
  *       isolation it fails. Each perturbed run is the whole test again (lifecycle methods, injection,
- *       a fresh fake cluster) through a nested JUnit launcher in the same JVM, one after the other, so
- *       a campaign costs about (runs + 1) times the test; static state of the test class is shared
- *       between the runs. Perturbed runs read system properties and {@code junit-platform.properties}
- *       as the reference run does, and get the reference run's {@code ctk.*} settings (fake mode
- *       forced, parallel execution off); parameters a build tool hands the outer launcher explicitly
- *       (Surefire's {@code configurationParameters}, the console launcher's {@code --config}) do not
- *       reach them. In an {@code @AcrossModes} class whose modes come from {@code ctk.modes}, the
- *       perturbed runs select the fake invocation as {@code #1}. Points are counted, not timed: a
- *       test whose controllers write in a different order from run to run makes points land
- *       elsewhere (the report says "no effect" and why when a point never came or changed nothing).
+ *       a fresh fake cluster) through a nested JUnit launcher in the same JVM. By default the runs go
+ *       one after the other, so a campaign costs about (runs + 1) times the test; with {@code
+ *       ctk.perturb.parallel-runs} (or {@code CTK_PERTURB_PARALLEL_RUNS}) set to n, n runs go side by
+ *       side, each on its own fake cluster and launcher, and the report keeps the plan's order. Static
+ *       state of the test class is shared between the runs, and side by side they change it at the
+ *       same time: keep one run at a time for a test that changes static state or uses a fixed port or
+ *       file. Perturbed runs read system properties and {@code junit-platform.properties} as the
+ *       reference run does, and get the reference run's {@code ctk.*} settings (fake mode forced,
+ *       JUnit's parallel execution off inside each run); parameters a build tool hands the outer
+ *       launcher explicitly (Surefire's {@code configurationParameters}, the console launcher's
+ *       {@code --config}) do not reach them. In an {@code @AcrossModes} class whose modes come from
+ *       {@code ctk.modes}, the perturbed runs select the fake invocation as {@code #1}. Points are
+ *       counted, not timed: a test whose controllers write in a different order from run to run
+ *       makes points land elsewhere (the report says "no effect" and why when a point never came or
+ *       changed nothing).
  *       The end-state comparison ignores uids, resourceVersions, creationTimestamp, generation,
  *       managedFields, selfLink, owner uids, generated-name suffixes, the condition times
  *       ({@code status.conditions[*].lastTransitionTime}, {@code lastUpdateTime}, {@code
