@@ -300,6 +300,26 @@ class GarbageCollectionTest {
   }
 
   @Test
+  void eventInjectorDelete_isADeleteWithoutAPolicy_asTheApiServesIt() {
+    start(false);
+    Reply job = api.post("/apis/batch/v1/namespaces/default/jobs", "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
+        + "\"metadata\":{\"name\":\"once\"},\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":\"Never\","
+        + "\"containers\":[{\"name\":\"main\",\"image\":\"busybox\"}]}}}}");
+    io.fabric8.kubernetes.api.model.batch.v1.Job created = cluster.client().batch().v1().jobs().inNamespace("default")
+        .withName("once").get();
+
+    cluster.events().delete(created);
+    String marked = api.get("/apis/batch/v1/namespaces/default/jobs/once").body();
+    cluster.events().delete(created);
+
+    assertThat(job.code()).isEqualTo(201);
+    assertThat(json(marked).path("metadata").path("finalizers")).as("marked with kube's Orphan default")
+        .isEqualTo(json("[\"orphan\"]"));
+    assertThat(api.get("/apis/batch/v1/namespaces/default/jobs/once").body()).as("a second delete changes nothing")
+        .isEqualTo(marked);
+  }
+
+  @Test
   void anEvent_getsNoPolicyFinalizer_evenInForeground() {
     start(true);
     api.post("/api/v1/namespaces/default/events", "{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":"
@@ -326,6 +346,29 @@ class GarbageCollectionTest {
 
     assertThat(api.get("/api/v1/namespaces/default/configmaps/a").code()).isEqualTo(404);
     assertThat(api.get("/api/v1/namespaces/default/configmaps/b").code()).isEqualTo(404);
+  }
+
+  @Test
+  void foreground_aDependentBeingDeletedAlready_keepsBlockingItsOwner() {
+    start(true);
+    ConfigMap a = cluster.create(configMap("a", List.of()));
+    ConfigMap b = cluster.create(new ConfigMapBuilder(configMap("b", List.of(owner(a, true)))).editMetadata()
+        .addToFinalizers("example.com/hold").endMetadata().build());
+    ConfigMap c = cluster.create(configMap("c", List.of(owner(b, false))));
+    cluster.create(new ConfigMapBuilder(configMap("d", List.of(owner(c, true)))).editMetadata()
+        .addToFinalizers("example.com/hold").endMetadata().build());
+    api.delete("/api/v1/namespaces/default/configmaps/c", "{\"propagationPolicy\":\"Foreground\"}");
+    api.delete("/api/v1/namespaces/default/configmaps/b");
+    cluster.awaitGarbageCollection(WAIT);
+
+    api.delete("/api/v1/namespaces/default/configmaps/a", "{\"propagationPolicy\":\"Foreground\"}");
+    cluster.awaitGarbageCollection(WAIT);
+
+    JsonNode owner = api.get("/api/v1/namespaces/default/configmaps/a").json();
+    assertThat(owner.path("metadata").path("finalizers")).as("a waits for b: %s", owner)
+        .isEqualTo(json("[\"foregroundDeletion\"]"));
+    assertThat(api.get("/api/v1/namespaces/default/configmaps/b").json().at("/metadata/ownerReferences/0"
+        + "/blockOwnerDeletion").asBoolean()).isTrue();
   }
 
   @Test

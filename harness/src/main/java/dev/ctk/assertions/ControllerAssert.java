@@ -429,8 +429,10 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
    *
    * <p>This check cannot wait: it holds at once, before the informer even delivered the events, and
    * an extra reconcile would break it only later. So it refuses {@code within(..)}: first wait for
-   * the effect of the events ({@code within(..).hasReconciledSuccessfully(key)}, or an object the
-   * reconcile writes), then check the count at once.
+   * the effect of the events (an object the reconcile writes, {@code within(..).hasReconciledSuccessfully(key)}
+   * for a key never reconciled before, or {@code within(..).hasReconciledAtLeast(key, before + 1)} for
+   * one that was: a check that passes on an earlier reconcile would let this one run too early), then
+   * check the count at once.
    *
    * @param key {@code "namespace/name"} or {@code "name"}
    * @param times the maximum
@@ -458,8 +460,9 @@ public final class ControllerAssert extends AbstractAssert<ControllerAssert, Con
       throw new IllegalStateException("hasReconciledAtMost(" + key + ", " + times + ") cannot "
           + "wait" + waiting.phrase() + ": it holds at once, before any event has been delivered, "
           + "and an extra reconcile would only break it after the wait. Fix: first wait for the "
-          + "effect, e.g. assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(\""
-          + key + "\"), then call hasReconciledAtMost(..) without within(..).");
+          + "effect, e.g. assertThat(controller).within(ofSeconds(5)).hasReconciledAtLeast(\""
+          + key + "\", before + 1) (before: its reconcile count before the events), or an object the "
+          + "reconcile writes, then call hasReconciledAtMost(..) without within(..).");
     }
     return checkKey(key, "to have reconciled " + key + " at most " + count(times, "time"),
         state -> state.total() <= times ? null

@@ -243,8 +243,9 @@ class ControllerAssertTest {
     assertThat(error).hasMessage("hasReconciledAtMost(default/web, 1) cannot wait within 5s: it "
         + "holds at once, before any event has been delivered, and an extra reconcile would only "
         + "break it after the wait. Fix: first wait for the effect, e.g. "
-        + "assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(\"default/web\"), "
-        + "then call hasReconciledAtMost(..) without within(..).");
+        + "assertThat(controller).within(ofSeconds(5)).hasReconciledAtLeast(\"default/web\", before + 1) "
+        + "(before: its reconcile count before the events), or an object the reconcile writes, then call "
+        + "hasReconciledAtMost(..) without within(..).");
   }
 
   @Test

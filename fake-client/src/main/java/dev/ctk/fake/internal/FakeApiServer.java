@@ -21,6 +21,7 @@ import dev.ctk.fake.internal.store.DeletePreconditions;
 import dev.ctk.fake.internal.store.NameGenerator;
 import dev.ctk.fake.internal.store.ObjectRules;
 import dev.ctk.fake.internal.store.ObjectStore;
+import dev.ctk.fake.internal.store.PropagationPolicy;
 import dev.ctk.fake.internal.version.KubeMinor;
 import dev.ctk.fake.values.ApiRequestRecord;
 import dev.ctk.fake.values.FakeClusterException;
@@ -337,8 +338,9 @@ public final class FakeApiServer implements AutoCloseable {
   public ObjectNode delete(String operation, ObjectNode object) {
     ResourceType type = typeOf(operation, object);
     String name = object.path("metadata").path("name").asText();
+    // no policy, as a DELETE without one: the object's own policy finalizers and its kind's default decide
     return call(operation, object, () -> store.delete(type, namespaceOf(type, object), name,
-        DeletePreconditions.NONE, WriteOptions.SEEDING));
+        DeletePreconditions.NONE, WriteOptions.SEEDING, PropagationPolicy.UNSET).object());
   }
 
   /**

@@ -50,12 +50,15 @@ final class OwnerCascade {
   /**
    * Foreground: every dependent is deleted, in the foreground itself when it has dependents of its own, else as its
    * own finalizers say ({@link PropagationPolicy#byFinalizers}); the owner keeps finalizer {@code foregroundDeletion}
-   * while a dependent with {@code blockOwnerDeletion: true} remains. A dependent one of whose own dependents waits for
-   * its dependents too (a cycle of foreground deletions) first has its owner references made non-blocking, as kube's
-   * collector does, so that the cycle ends.
+   * while a dependent with {@code blockOwnerDeletion: true} remains. A dependent being deleted already is left to its
+   * finalizers. A dependent one of whose own dependents waits for its dependents too (a cycle of foreground
+   * deletions) first has its owner references made non-blocking, as kube's collector does, so that the cycle ends.
    */
   void deleteDependentsFirst(String ownerUid) {
     for (StoredObject dependent : writes.dependentsOf(ownerUid)) {
+      if (dependent.object().path("metadata").hasNonNull("deletionTimestamp")) {
+        continue;   // kube's attemptToDeleteItem leaves an object being deleted to its finalizers
+      }
       if (hasSolidOwner(dependent.object(), ownerUid)) {
         writes.update(dependent, copy -> removeOwnerReferences(copy, List.of(ownerUid)));
         continue;

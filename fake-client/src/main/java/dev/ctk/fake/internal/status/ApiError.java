@@ -200,7 +200,8 @@ public final class ApiError extends RuntimeException {
   }
 
   /**
-   * 504 Timeout for a watch from a resourceVersion the server has not reached yet, as kube's watch cache answers:
+   * 504 Timeout for a list at a resourceVersion the server has not reached yet, as kube's watch cache answers once its
+   * wait for that version runs out:
    * {@code Timeout: Too large resource version: 105, current: 5}, one {@code ResourceVersionTooLarge} cause and
    * {@code retryAfterSeconds: 1}.
    */
