@@ -131,6 +131,45 @@ class ServerSideApplyOwnershipTest {
   }
 
   @Test
+  void statusApplyOfACustomResource_ownsTheMetadataItSends_thoughTheMetadataIsNotSaved() {
+    api.patch(ROUTE + "?fieldManager=user", APPLY, route("{\"tags\":[\"x\"]}")
+        .replace("\"name\":\"r\"", "\"name\":\"r\",\"labels\":{\"app\":\"a\"}"));
+    Reply status = api.patch(ROUTE + "/status?fieldManager=op&force=true", APPLY,
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Route\",\"metadata\":{\"name\":\"r\","
+            + "\"labels\":{\"app\":\"a\",\"extra\":\"e\"}},\"status\":{\"phase\":\"Ready\"}}");
+
+    Reply conflict = api.patch(ROUTE + "?fieldManager=user", APPLY, route("{\"tags\":[\"x\"]}")
+        .replace("\"name\":\"r\"", "\"name\":\"r\",\"labels\":{\"app\":\"b\"}"));
+
+    assertThat(status.json().path("metadata").path("labels")).as("not saved, as kube's status strategy drops it")
+        .isEqualTo(json("{\"app\":\"a\"}"));
+    assertThat(entry(status, "op").path("fieldsV1")).isEqualTo(json("""
+        {"f:metadata":{"f:labels":{"f:app":{},"f:extra":{}}},"f:status":{"f:phase":{}}}"""));
+    assertThat(conflict.code()).isEqualTo(409);
+    assertThat(conflict.json().path("message").asText()).isEqualTo("Apply failed with 1 conflict: conflict with "
+        + "\"op\" with subresource \"status\": .metadata.labels.app");
+  }
+
+  @Test
+  void statusApplyOfACustomResource_ownsNoMetadata_from136() {
+    cluster.close();
+    cluster = FakeCluster.builder().withClock(clock).withKubernetesVersion("1.37").build();
+    api = new RawApi(cluster.url());
+    assertThat(api.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD).code()).isEqualTo(201);
+    api.patch(ROUTE + "?fieldManager=user", APPLY, route("{\"tags\":[\"x\"]}")
+        .replace("\"name\":\"r\"", "\"name\":\"r\",\"labels\":{\"app\":\"a\"}"));
+
+    Reply status = api.patch(ROUTE + "/status?fieldManager=op&force=true", APPLY,
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Route\",\"metadata\":{\"name\":\"r\","
+            + "\"labels\":{\"app\":\"a\"}},\"status\":{\"phase\":\"Ready\"}}");
+    Reply relabelled = api.patch(ROUTE + "?fieldManager=user", APPLY, route("{\"tags\":[\"x\"]}")
+        .replace("\"name\":\"r\"", "\"name\":\"r\",\"labels\":{\"app\":\"b\"}"));
+
+    assertThat(entry(status, "op").path("fieldsV1")).isEqualTo(json("{\"f:status\":{\"f:phase\":{}}}"));
+    assertThat(relabelled.code()).isEqualTo(200);
+  }
+
+  @Test
   void mainResourceApply_ignoresStatus_ofAKindWithAStatusSubresource() {
     Reply reply = api.patch(ROUTE + "?fieldManager=a", APPLY,
         "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Route\",\"metadata\":{\"name\":\"r\"},"

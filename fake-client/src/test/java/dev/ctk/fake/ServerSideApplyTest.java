@@ -305,6 +305,19 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void forceIsFalseOnlyFor0AndFalse_asKubeReadsBooleans() {
+    apply("ci", deployment("nginx:1", 2, null));
+    api.patch(WEB + "?fieldManager=kubectl-edit", "application/merge-patch+json", "{\"spec\":{\"replicas\":5}}");
+
+    Reply refused = api.patch(WEB + "?fieldManager=ci&force=False", APPLY, deployment("nginx:1", 3, null));
+    Reply forced = api.patch(WEB + "?fieldManager=ci&force=no", APPLY, deployment("nginx:1", 3, null));
+
+    assertThat(refused.code()).isEqualTo(409);
+    assertThat(forced.code()).as("kube reads force=no as true").isEqualTo(200);
+    assertThat(forced.json().path("spec").path("replicas").asInt()).isEqualTo(3);
+  }
+
+  @Test
   void twoAppliersWithTheSameValue_shareTheField_andItStaysWhileOneStillAppliesIt() {
     apply("a", deployment("nginx:1", 2, null));
     Reply shared = apply("b", """
@@ -314,8 +327,11 @@ class ServerSideApplyTest {
         spec: {replicas: 2}
         """);
     assertThat(shared.code()).isEqualTo(200);
-    assertThat(fields(shared, 1).path("manager").asText()).isEqualTo("b");
-    assertThat(fields(shared, 1).path("fieldsV1")).isEqualTo(json("{\"f:spec\":{\"f:replicas\":{}}}"));
+    // the apply changed nothing: kube gives b's entry no time, which sorts it before a's
+    assertThat(fields(shared, 0).path("manager").asText()).isEqualTo("b");
+    assertThat(fields(shared, 0).has("time")).as("b's entry: %s", fields(shared, 0)).isFalse();
+    assertThat(fields(shared, 0).path("fieldsV1")).isEqualTo(json("{\"f:spec\":{\"f:replicas\":{}}}"));
+    assertThat(fields(shared, 1).path("manager").asText()).isEqualTo("a");
 
     Reply reply = apply("a", """
         apiVersion: apps/v1

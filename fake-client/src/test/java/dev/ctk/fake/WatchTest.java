@@ -156,9 +156,84 @@ class WatchTest {
       await().atMost(WAIT).until(() -> watch.summary().size() == 2);
       assertThat(watch.events().get(1)).isEqualTo(json("""
           {"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1",
-           "metadata":{"resourceVersion":"%s","annotations":{"k8s.io/initial-events-end":"true"}}}}"""
-          .formatted(rv)));
+           "metadata":{"resourceVersion":"%s","annotations":{"k8s.io/initial-events-end":"true",
+            "kubernetes.io/initial-events-list-blueprint":"%s"}}}}"""
+          .formatted(rv, CONFIGMAP_LIST_BLUEPRINT)));
     }
+  }
+
+  /** {@code {"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":null}} and a newline, base64, as 1.32. */
+  private static final String CONFIGMAP_LIST_BLUEPRINT =
+      "eyJraW5kIjoiQ29uZmlnTWFwTGlzdCIsImFwaVZlcnNpb24iOiJ2MSIsIm1ldGFkYXRhIjp7fSwiaXRlbXMiOm51bGx9Cg==";
+
+  @Test
+  void aPlainWatchFromNoResourceVersion_isAWatchList_endingWithABookmarkOnlyWhenBookmarksAreAllowed() {
+    try (WatchLines withBookmarks = api.watch(CONFIGMAPS + "?watch=true&allowWatchBookmarks=true");
+        WatchLines without = api.watch(CONFIGMAPS + "?watch=true&resourceVersion=0&sendInitialEvents=true"
+            + "&resourceVersionMatch=NotOlderThan")) {
+      await().atMost(WAIT).until(() -> withBookmarks.summary().size() == 2 && without.summary().size() == 1);
+      cluster.create(configMap("after", Map.of()));
+      await().atMost(WAIT).until(() -> without.summary().size() == 2);
+
+      assertThat(withBookmarks.events().get(1).path("type").asText()).isEqualTo("BOOKMARK");
+      assertThat(without.summary()).as("no bookmark without allowWatchBookmarks").containsExactly("ADDED existing",
+          "ADDED after");
+    }
+  }
+
+  @Test
+  void on133_sendInitialEvents_isRefused_asTheWatchListFeatureIsOff() {
+    try (FakeCluster old = FakeCluster.builder().withKubernetesVersion("1.33").build()) {
+      RawApi.Reply refused = new RawApi(old.url()).get(CONFIGMAPS + "?watch=true&sendInitialEvents=true"
+          + "&resourceVersionMatch=NotOlderThan");
+
+      assertThat(refused.code()).isEqualTo(422);
+      assertThat(refused.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "
+          + "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate "
+          + "is enabled");
+    }
+  }
+
+  @Test
+  void sendInitialEventsFalse_withoutResourceVersion_startsNow_withoutTheInitialState() {
+    cluster.create(configMap("present", Map.of()));
+    int before = cluster.server().store().watchHub().openWatches().size();
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&sendInitialEvents=false"
+        + "&resourceVersionMatch=NotOlderThan&resourceVersion=0")) {
+      await("the watch is open").atMost(WAIT)
+          .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
+      cluster.create(configMap("later", Map.of()));
+
+      await().atMost(WAIT).until(() -> !watch.summary().isEmpty());
+      assertThat(watch.summary()).containsExactly("ADDED later");
+    }
+  }
+
+  @Test
+  void watchListOptions_areValidatedAsKube() {
+    RawApi.Reply noMatch = api.get(CONFIGMAPS + "?watch=true&sendInitialEvents=true");
+    RawApi.Reply matchAlone = api.get(CONFIGMAPS + "?watch=true&resourceVersionMatch=NotOlderThan&resourceVersion=1");
+    RawApi.Reply exact = api.get(CONFIGMAPS + "?watch=true&sendInitialEvents=true&resourceVersionMatch=Exact"
+        + "&resourceVersion=1");
+    RawApi.Reply onList = api.get(CONFIGMAPS + "?sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+        + "&resourceVersion=0");
+
+    assertThat(noMatch.code()).isEqualTo(422);
+    assertThat(noMatch.json()).isEqualTo(json("""
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+         "message":"ListOptions.meta.k8s.io \\"\\" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+         "reason":"Invalid","details":{"group":"meta.k8s.io","kind":"ListOptions","causes":[{"reason":"FieldValueForbidden",
+         "message":"Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+         "field":"resourceVersionMatch"}]},"code":422}"""));
+    assertThat(matchAlone.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "
+        + "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is "
+        + "provided");
+    assertThat(exact.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "
+        + "[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, "
+        + "resourceVersionMatch: Unsupported value: \"Exact\": supported values: \"NotOlderThan\"]");
+    assertThat(onList.code()).isEqualTo(422);
+    assertThat(onList.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "
+        + "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list");
   }
 
   @Test

@@ -52,6 +52,8 @@ final class ApplyScenarios {
               o.check("same value shares ownership", same.outcome(), "200");
               o.check("shared managedFields", managedFields(same), List.of("a Apply v1 {\"f:data\":{\"f:k\":{}}}",
                   "b Apply v1 {\"f:data\":{\"f:k\":{}}}"));
+              o.check("the second applier's entry has no time (nothing changed)", timeOf(same, "b"),
+                  Observation.ABSENT);
             }),
 
         Scenario.named(GROUP, "apply with force=true takes ownership from the other manager").body((t, o) -> {
@@ -61,6 +63,40 @@ final class ApplyScenarios {
           o.check("data", r.body().path("data"), "{\"k\":\"2\"}");
           o.check("managedFields", managedFields(r), List.of("b Apply v1 {\"f:data\":{\"f:k\":{}}}"));
         }),
+
+        Scenario.named(GROUP, "force is false only for 0 and false: force=no forces").body((t, o) -> {
+          apply(t, "a", false, "{\"k\":\"1\"}");
+          Response refused = t.api().patch(t.core("configmaps/web?fieldManager=b&force=False"), RawApi.APPLY_PATCH,
+              body("{\"k\":\"2\"}"));
+          o.check("force=False", refused.outcome(), "409 Conflict");
+          Response forced = t.api().patch(t.core("configmaps/web?fieldManager=b&force=no"), RawApi.APPLY_PATCH,
+              body("{\"k\":\"2\"}"));
+          o.check("force=no", forced.outcome(), "200");
+          o.check("data", forced.body().path("data"), "{\"k\":\"2\"}");
+        }),
+
+        Scenario.named(GROUP, "an apply to a custom resource's /status owns the labels it sends, though they are "
+                + "not saved")
+            .body((t, o) -> {
+              t.installCrd(Manifests.widgetCrd(t.crdGroup()));
+              String widgets = t.apis(t.crdGroup() + "/v1", "widgets");
+              String labelled = Manifests.widget(t.crdGroup(), "v1", "w", "{\"size\":1}")
+                  .replace("\"name\":\"w\"", "\"name\":\"w\",\"labels\":{\"app\":\"a\"}");
+              Response created = t.api().patch(widgets + "/w?fieldManager=user", RawApi.APPLY_PATCH, labelled);
+              o.check("create", created.outcome(), "201");
+              Response status = t.api().patch(widgets + "/w/status?fieldManager=op&force=true", RawApi.APPLY_PATCH,
+                  "{\"apiVersion\":\"" + t.crdGroup() + "/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\","
+                      + "\"labels\":{\"app\":\"a\",\"extra\":\"e\"}},\"status\":{\"ready\":true}}");
+              o.check("status apply", status.outcome(), "200");
+              o.check("labels not saved", status.body().at("/metadata/labels"), "{\"app\":\"a\"}");
+              o.check("op owns them", fieldsOf(status, "op"),
+                  "{\"f:metadata\":{\"f:labels\":{\"f:app\":{},\"f:extra\":{}}},\"f:status\":{\"f:ready\":{}}}");
+              Response again = t.api().patch(widgets + "/w?fieldManager=user", RawApi.APPLY_PATCH,
+                  labelled.replace("\"app\":\"a\"", "\"app\":\"b\""));
+              o.check("user changes the label", again.outcome(), "409 Conflict");
+              o.check("message", again.message(), "Apply failed with 1 conflict: conflict with \"op\" with "
+                  + "subresource \"status\": .metadata.labels.app");
+            }),
 
         Scenario.named(GROUP, "apply conflicting with an update names the updater and its apiVersion")
             .body((t, o) -> {
@@ -143,6 +179,16 @@ final class ApplyScenarios {
 
   private static String body(String data) {
     return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"web\"},\"data\":" + data + "}";
+  }
+
+  /** The time of a manager's managedFields entry, {@link Observation#ABSENT} when it has none. */
+  private static String timeOf(Response r, String manager) {
+    for (JsonNode entry : r.body().at("/metadata/managedFields")) {
+      if (entry.path("manager").asText().equals(manager) && entry.hasNonNull("time")) {
+        return "<time>";
+      }
+    }
+    return Observation.ABSENT;
   }
 
   /** The fieldsV1 of a manager's managedFields entry (missing when it has none). */

@@ -19,6 +19,9 @@ final class WatchScenarios {
 
   private static final String GROUP = "watch";
   private static final int SECONDS = 1;
+  /** {@code {"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":null}} and a newline, base64-encoded. */
+  private static final String BLUEPRINT_CONFIGMAPS =
+      "eyJraW5kIjoiQ29uZmlnTWFwTGlzdCIsImFwaVZlcnNpb24iOiJ2MSIsIm1ldGFkYXRhIjp7fSwiaXRlbXMiOm51bGx9Cg==";
 
   private WatchScenarios() {
   }
@@ -87,6 +90,63 @@ final class WatchScenarios {
               long future = Long.parseLong(a.resourceVersion()) + 1_000_000;
               List<JsonNode> events = t.api().watch(t.core("configmaps?resourceVersion=" + future), SECONDS);
               o.check("events", render(events), List.of());
+            }),
+
+        Scenario.named(GROUP, "watch-list options are validated: 422 naming each rule broken").body((t, o) -> {
+          Response noMatch = t.api().get(t.core("configmaps?watch=true&sendInitialEvents=true"));
+          o.check("sendInitialEvents without resourceVersionMatch", noMatch.outcome(), "422 Invalid");
+          o.check("its message", noMatch.message(), "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: "
+              + "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan");
+          o.check("its causes", noMatch.causes(), List.of("FieldValueForbidden resourceVersionMatch: Forbidden: "
+              + "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+          Response matchAlone = t.api().get(t.core("configmaps?watch=true&resourceVersionMatch=NotOlderThan"
+              + "&resourceVersion=1"));
+          o.check("resourceVersionMatch without sendInitialEvents", matchAlone.outcome() + " " + matchAlone.message(),
+              "422 Invalid ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                  + "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided");
+          Response onList = t.api().get(t.core("configmaps?sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+              + "&resourceVersion=0"));
+          o.check("sendInitialEvents on a list", onList.outcome() + " " + onList.message(), "422 Invalid "
+              + "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is "
+              + "forbidden for list");
+        }),
+
+        Scenario.named(GROUP, "sendInitialEvents=false from resourceVersion 0 sends no initial state").body((t, o) -> {
+          t.create(t.core("configmaps"), configMap("a"));
+          settle(t);
+          List<JsonNode> events = t.api().watch(t.core("configmaps?sendInitialEvents=false"
+              + "&resourceVersionMatch=NotOlderThan&resourceVersion=0"), SECONDS);
+          o.check("events", render(events), List.of());
+        }),
+
+        Scenario.named(GROUP, "a watch from resourceVersion 0 with bookmarks ends its initial events with a bookmark")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), configMap("a"));
+              settle(t);
+              List<JsonNode> events = t.api().watch(t.core("configmaps?resourceVersion=0&allowWatchBookmarks=true"),
+                  SECONDS);
+              List<String> types = new ArrayList<>();
+              events.forEach(e -> types.add(e.path("type").asText()));
+              o.check("event types", types, List.of("ADDED", "BOOKMARK"));
+              JsonNode bookmark = events.isEmpty() ? null : events.get(events.size() - 1).path("object");
+              // 1.32 adds the empty list's JSON, base64-encoded; 1.34 and later do not
+              o.check("bookmark annotations", bookmark == null ? null : bookmark.at("/metadata/annotations"),
+                  "{\"k8s.io/initial-events-end\":\"true\",\"kubernetes.io/initial-events-list-blueprint\":\""
+                      + BLUEPRINT_CONFIGMAPS + "\"}");
+              // (before 1.34 kube's bookmark metadata also holds "creationTimestamp": null; the fake's does not, as
+              // the watch package's limits say)
+              t.installCrd(Manifests.widgetCrd(t.crdGroup()));
+              String widgets = t.apis(t.crdGroup() + "/v1", "widgets");
+              t.create(widgets, Manifests.widget(t.crdGroup(), "v1", "w", "{\"size\":1}"));
+              List<JsonNode> crEvents = t.api().watch(widgets + "?resourceVersion=0&allowWatchBookmarks=true",
+                  SECONDS);
+              JsonNode crBookmark = crEvents.isEmpty() ? null : crEvents.get(crEvents.size() - 1).path("object");
+              String blueprint = crBookmark == null ? null
+                  : crBookmark.at("/metadata/annotations/kubernetes.io~1initial-events-list-blueprint").asText("");
+              o.check("custom resource blueprint, decoded", blueprint == null ? null
+                  : new String(java.util.Base64.getDecoder().decode(blueprint), java.nio.charset.StandardCharsets.UTF_8)
+                      .replace(t.crdGroup(), "<group>"),
+                  "{\"apiVersion\":\"<group>/v1\",\"items\":[],\"kind\":\"WidgetList\"}\n");
             }),
 
         Scenario.named(GROUP, "a watch from a resourceVersion older than its kind's CRD ends with 410 Expired")

@@ -2,6 +2,7 @@ package dev.ctk.fake.internal.apply;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.QueryBoolean;
 import dev.ctk.fake.internal.status.ApiError;
 
 /**
@@ -27,7 +28,7 @@ public record ApplyRequest(ObjectNode config, String manager, boolean force) {
    */
   public static ApplyRequest of(ObjectNode config, String fieldManager, String force) {
     checkOptions(fieldManager);
-    return new ApplyRequest(config, fieldManager, parseForce(force));
+    return new ApplyRequest(config, fieldManager, QueryBoolean.parse(force));
   }
 
   /**
@@ -50,15 +51,6 @@ public record ApplyRequest(ObjectNode config, String manager, boolean force) {
     if (force != null) {
       throw optionsInvalid("force", "FieldValueForbidden", "Forbidden: may not be specified for non-apply patch");
     }
-  }
-
-  /** kube's query-parameter boolean: {@code 0}, {@code f}, {@code false}, {@code n}, {@code no} are false, anything else true. */
-  private static boolean parseForce(String force) {
-    if (force == null) {
-      return false;
-    }
-    String f = force.toLowerCase(java.util.Locale.ROOT);
-    return !(f.equals("0") || f.equals("f") || f.equals("false") || f.equals("n") || f.equals("no"));
   }
 
   private static ApiError optionsInvalid(String field, String reason, String message) {

@@ -7,6 +7,7 @@ import dev.ctk.fake.internal.apply.ManagedFields.EntryKey;
 import dev.ctk.fake.internal.common.SemanticEquality;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
+import dev.ctk.fake.internal.version.KubeMinor;
 
 /**
  * Keeps {@code metadata.managedFields} on every write and computes server-side applies: the one entry point the
@@ -27,8 +28,16 @@ import dev.ctk.fake.internal.status.ApiError;
  */
 public final class FieldTracking {
 
-  /** Creates the tracker (stateless). */
-  public FieldTracking() {}
+  private final KubeMinor kubeMinor;
+
+  /**
+   * Creates the tracker (stateless).
+   *
+   * @param kubeMinor the minor emulated (a custom resource's {@code /status} resets its metadata from 1.36 on)
+   */
+  public FieldTracking(KubeMinor kubeMinor) {
+    this.kubeMinor = kubeMinor;
+  }
 
   /**
    * Stamps the managedFields of an object about to be created (after the metadata rules, before completion and
@@ -120,7 +129,7 @@ public final class FieldTracking {
       throw ApiError.badRequest("metadata.managedFields must be nil");
     }
     FieldType fieldType = fieldType(type, crd);
-    IgnoredFields ignored = IgnoredFields.of(type.hasStatusSubresource(), subresource);
+    IgnoredFields ignored = IgnoredFields.of(type.custom(), type.hasStatusSubresource(), subresource, kubeMinor);
     Ownership ownership = new Ownership(fieldType, ignored, type.apiVersion());
     EntryKey applier = EntryKey.applier(request.manager(), subresource);
     ObjectNode live;
@@ -277,9 +286,9 @@ public final class FieldTracking {
         + config.path("kind").asText("");
   }
 
-  private static Ownership ownership(ResourceType type, JsonNode crd, String subresource) {
-    return new Ownership(fieldType(type, crd), IgnoredFields.of(type.hasStatusSubresource(), subresource),
-        type.apiVersion());
+  private Ownership ownership(ResourceType type, JsonNode crd, String subresource) {
+    return new Ownership(fieldType(type, crd),
+        IgnoredFields.of(type.custom(), type.hasStatusSubresource(), subresource, kubeMinor), type.apiVersion());
   }
 
   private static FieldType fieldType(ResourceType type, JsonNode crd) {

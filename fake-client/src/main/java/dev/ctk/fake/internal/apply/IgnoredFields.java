@@ -1,11 +1,15 @@
 package dev.ctk.fake.internal.apply;
 
+import dev.ctk.fake.internal.version.KubeMinor;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Fields a write through one endpoint cannot change, and so never owns (kube's reset fields): {@code status} on the
- * main resource of a kind with a status subresource; everything but {@code status} on {@code /status}.
+ * main resource of a kind with a status subresource; everything but {@code status} on a built-in kind's
+ * {@code /status}; only {@code spec} on a custom resource's {@code /status} before 1.36 (its status strategy resets
+ * {@code spec} alone: the metadata such a write sends is not saved, yet its writer owns it, as in kube), {@code spec}
+ * and {@code metadata} from 1.36 on.
  */
 enum IgnoredFields {
 
@@ -13,15 +17,28 @@ enum IgnoredFields {
   NONE,
   /** The main resource of a kind with a status subresource. */
   STATUS,
-  /** The {@code status} subresource. */
-  ALL_BUT_STATUS;
+  /** The {@code status} subresource of a built-in kind. */
+  ALL_BUT_STATUS,
+  /** The {@code status} subresource of a custom resource, before 1.36. */
+  SPEC,
+  /** The {@code status} subresource of a custom resource, from 1.36 on (its status strategy resets metadata too). */
+  METADATA_AND_SPEC;
 
   private static final PathElement STATUS_FIELD = PathElement.field("status");
+  private static final PathElement SPEC_FIELD = PathElement.field("spec");
+  private static final PathElement METADATA_FIELD = PathElement.field("metadata");
 
-  /** What a write on {@code subresource} ({@code null}, {@code status}, {@code scale}) ignores. */
-  static IgnoredFields of(boolean statusSubresource, String subresource) {
+  /**
+   * What a write on {@code subresource} ({@code null}, {@code status}, {@code scale}) ignores.
+   *
+   * @param custom whether the kind is a custom resource
+   * @param statusSubresource whether the kind has a status subresource
+   * @param subresource the subresource written, or {@code null}
+   * @param minor the minor emulated
+   */
+  static IgnoredFields of(boolean custom, boolean statusSubresource, String subresource, KubeMinor minor) {
     if ("status".equals(subresource)) {
-      return ALL_BUT_STATUS;
+      return !custom ? ALL_BUT_STATUS : minor.customStatusResetsMetadata() ? METADATA_AND_SPEC : SPEC;
     }
     return statusSubresource ? STATUS : NONE;
   }
@@ -31,6 +48,10 @@ enum IgnoredFields {
     switch (this) {
       case STATUS:
         return set.recursiveDifference(FieldSet.of(List.of(List.of(STATUS_FIELD))));
+      case SPEC:
+        return set.recursiveDifference(FieldSet.of(List.of(List.of(SPEC_FIELD))));
+      case METADATA_AND_SPEC:
+        return set.recursiveDifference(FieldSet.of(List.of(List.of(SPEC_FIELD), List.of(METADATA_FIELD))));
       case ALL_BUT_STATUS:
         FieldSet out = new FieldSet();
         if (set.hasMember(STATUS_FIELD)) {

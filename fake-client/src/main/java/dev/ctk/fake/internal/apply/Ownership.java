@@ -118,10 +118,13 @@ final class Ownership {
     Entry mine = working.entries().get(applier);
     if (mine != null) {
       FieldSet stripped = mine.fields().difference(SERVER_SET);
+      // kube stamps the applier's time only when the apply changed the object; otherwise its entry keeps the time
+      // it had, or has none (a second applier of the same values)
+      String time = pruned.equals(live) ? (last == null ? null : last.time()) : now;
       if (stripped.isEmpty()) {
         working.entries().remove(applier);
       } else {
-        working.entries().put(applier, mine.withFields(stripped));
+        working.entries().put(applier, new Entry(apiVersion, time, stripped));
       }
     }
     return new Applied(pruned, working);

@@ -106,10 +106,9 @@ public record ApiRequest(String method, String path, Map<String, List<String>> q
     return body == null || body.length == 0;
   }
 
-  /** Whether the query asks for a watch ({@code watch=true} or {@code watch=1}). */
+  /** Whether the query asks for a watch, read as kube reads a boolean ({@code QueryBoolean}). */
   public boolean watchParam() {
-    String watch = param("watch");
-    return watch != null && (watch.equalsIgnoreCase("true") || watch.equals("1"));
+    return dev.ctk.fake.internal.common.QueryBoolean.parse(param("watch"));
   }
 
   /** Whether this is a websocket upgrade request. */

@@ -87,20 +87,65 @@ final class MetaOptions {
       }
       if (!match.equals("Exact") && !match.equals("NotOlderThan")) {
         errors.add(new String[] {"FieldValueNotSupported", "Unsupported value: " + GoText.quote(match)
-            + ": supported values: \"Exact\", \"NotOlderThan\", \"\""});
+            + ": supported values: \"Exact\", \"NotOlderThan\", \"\"", "resourceVersionMatch"});
       }
       if (match.equals("Exact") && "0".equals(resourceVersion)) {
         errors.add(forbidden("resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
       }
     }
+    if (request.param("sendInitialEvents") != null) {
+      errors.add(forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+    }
     if (!errors.isEmpty()) {
-      throw invalid("ListOptions", "resourceVersionMatch", errors);
+      throw invalid("ListOptions", errors);
     }
     return new ListAt(resourceVersion, match);
   }
 
+  /**
+   * Checks the {@code ListOptions} of a watch as kube's {@code validateWatchOptions} does (the WatchList feature on,
+   * on by default in 1.32 and from 1.34, off in 1.33): {@code sendInitialEvents} needs
+   * {@code resourceVersionMatch=NotOlderThan} (and the feature), and a {@code resourceVersionMatch} needs
+   * {@code sendInitialEvents}, is {@code NotOlderThan}, and has no {@code continue}.
+   *
+   * @param minor the minor emulated
+   * @throws ApiError 422 {@code ListOptions.meta.k8s.io "" is invalid} with one cause per rule broken
+   */
+  static void watch(ApiRequest request, KubeMinor minor) {
+    String match = request.param("resourceVersionMatch");
+    boolean sendInitialEvents = request.param("sendInitialEvents") != null;
+    List<String[]> errors = new ArrayList<>();
+    if (sendInitialEvents && !"NotOlderThan".equals(match)) {
+      errors.add(forbidden("sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    }
+    if (sendInitialEvents && !minor.watchListByDefault()) {
+      errors.add(forbidden("sendInitialEvents", "sendInitialEvents is forbidden for watch unless the WatchList "
+          + "feature gate is enabled"));
+    }
+    if (match != null && !match.isEmpty()) {
+      if (!sendInitialEvents) {
+        errors.add(forbidden("resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+      }
+      if (!match.equals("NotOlderThan")) {
+        errors.add(new String[] {"FieldValueNotSupported", "Unsupported value: " + GoText.quote(match)
+            + ": supported values: \"NotOlderThan\"", "resourceVersionMatch"});
+      }
+      String continueToken = request.param("continue");
+      if (continueToken != null && !continueToken.isEmpty()) {
+        errors.add(forbidden("resourceVersionMatch is forbidden when continue is provided"));
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw invalid("ListOptions", errors);
+    }
+  }
+
   private static String[] forbidden(String detail) {
-    return new String[] {"FieldValueForbidden", "Forbidden: " + detail};
+    return forbidden("resourceVersionMatch", detail);
+  }
+
+  private static String[] forbidden(String field, String detail) {
+    return new String[] {"FieldValueForbidden", "Forbidden: " + detail, field};
   }
 
   private static WriteOptions dryRun(String kind, List<String> values) {
@@ -116,24 +161,28 @@ final class MetaOptions {
       json.append(i == 0 ? "" : ",").append(GoText.jsonString(values.get(i)));
     }
     json.append(']');
-    ApiError error = invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
-        "Unsupported value: " + go + ": supported values: \"All\""}));
+    ApiError error = invalid(kind, List.<String[]>of(new String[] {"FieldValueNotSupported",
+        "Unsupported value: " + go + ": supported values: \"All\"", "dryRun"}));
     // 1.34 prints the value as JSON
-    ApiError later = invalid(kind, "dryRun", List.<String[]>of(new String[] {"FieldValueNotSupported",
-        "Unsupported value: " + json + ": supported values: \"All\""}));
+    ApiError later = invalid(kind, List.<String[]>of(new String[] {"FieldValueNotSupported",
+        "Unsupported value: " + json + ": supported values: \"All\"", "dryRun"}));
     throw error.wordedFrom(KubeMinor.FIELD_VALUES_AS_JSON, later);
   }
 
-  /** kube's {@code NewInvalid(meta.k8s.io/<kind>, "", errs)}: the name is empty, the details carry none. */
-  private static ApiError invalid(String kind, String field, List<String[]> errors) {
+  /**
+   * kube's {@code NewInvalid(meta.k8s.io/<kind>, "", errs)}: the name is empty, the details carry none.
+   *
+   * @param errors each {reason, message, field}
+   */
+  private static ApiError invalid(String kind, List<String[]> errors) {
     ObjectNode details = JsonNodeFactory.instance.objectNode();
     details.put("group", "meta.k8s.io");
     details.put("kind", kind);
     ArrayNode causes = details.putArray("causes");
     List<String> texts = new ArrayList<>();
     for (String[] error : errors) {
-      causes.addObject().put("reason", error[0]).put("message", error[1]).put("field", field);
-      String text = field + ": " + error[1];
+      causes.addObject().put("reason", error[0]).put("message", error[1]).put("field", error[2]);
+      String text = error[2] + ": " + error[1];
       if (!texts.contains(text)) {
         texts.add(text);
       }

@@ -1,10 +1,12 @@
 package dev.ctk.fake.internal.http;
 
+import dev.ctk.fake.internal.common.QueryBoolean;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.select.FieldSelector;
 import dev.ctk.fake.internal.select.LabelSelector;
 import dev.ctk.fake.internal.status.ApiError;
 import dev.ctk.fake.internal.store.WatchStart;
+import dev.ctk.fake.internal.version.KubeMinor;
 import dev.ctk.fake.internal.watch.WatchFilter;
 
 /**
@@ -40,7 +42,8 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
    *
    * @throws ApiError 404 for an unknown resource, 400 for bad selectors or parameters
    */
-  static PreparedWatch prepare(ApiRequest request, dev.ctk.fake.internal.registry.ResourceRegistry registry) {
+  static PreparedWatch prepare(ApiRequest request, dev.ctk.fake.internal.registry.ResourceRegistry registry,
+      KubeMinor minor) {
     ResourcePath path = request.resourcePath().orElseThrow(() -> UnservedPaths.forPath(request.path()));
     if (path.subresource() != null) {
       throw ApiError.unknownResource();
@@ -54,8 +57,15 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
     FieldSelector fields = Selectors.fields(request, type, path.name());
     String namespace = type.namespaced() ? path.namespace() : null;
     WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
-    boolean initialEvents = "true".equalsIgnoreCase(request.param("sendInitialEvents"));
+    MetaOptions.watch(request, minor);
+    String sendInitialEvents = request.param("sendInitialEvents");
     String rv = request.param("resourceVersion");
+    String match = request.param("resourceVersionMatch");
+    // kube's SetListOptionsDefaults with the WatchList feature on (1.32, 1.34 and later): a watch from no
+    // resourceVersion or "0" that names neither sendInitialEvents nor a match is a watch-list
+    boolean watchList = minor.watchListByDefault() && sendInitialEvents == null && (match == null || match.isEmpty())
+        && (rv == null || rv.isEmpty() || rv.equals("0"));
+    boolean initialEvents = watchList || QueryBoolean.parse(sendInitialEvents);
     Long from = null;
     if (!initialEvents && rv != null && !rv.isEmpty() && !rv.equals("0")) {
       try {
@@ -74,8 +84,12 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
         throw ApiError.badRequest("invalid timeoutSeconds: \"" + timeoutParam + "\" is not an integer");
       }
     }
-    boolean bookmarks = "true".equalsIgnoreCase(request.param("allowWatchBookmarks"))
-        || "1".equals(request.param("allowWatchBookmarks"));
-    return new PreparedWatch(type, filter, new WatchStart(from, initialEvents), timeout, bookmarks);
+    boolean bookmarks = QueryBoolean.parse(request.param("allowWatchBookmarks"));
+    // sendInitialEvents=false without a resourceVersion (or "0"): kube starts at its current one, no initial state
+    boolean fromNow = sendInitialEvents != null && !initialEvents && from == null;
+    // the initial-events-end BOOKMARK goes only to a watch that allows bookmarks (kube's
+    // setInitialEventsEndBookmarkIfRequested)
+    return new PreparedWatch(type, filter, new WatchStart(from, initialEvents && bookmarks, fromNow), timeout,
+        bookmarks);
   }
 }

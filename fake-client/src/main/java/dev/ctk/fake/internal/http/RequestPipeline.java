@@ -208,7 +208,7 @@ public final class RequestPipeline {
     String transport = exchange.transport(true);
     Watch watch;
     try {
-      PreparedWatch prepared = PreparedWatch.prepare(api, store.registry());
+      PreparedWatch prepared = PreparedWatch.prepare(api, store.registry(), store.kubeMinor());
       WatchSink sink = exchange.acceptWatch();
       watch = WatchSessions.open(timer, store, prepared, sink);
     } catch (ApiError e) {

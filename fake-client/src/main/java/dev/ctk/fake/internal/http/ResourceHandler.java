@@ -2,6 +2,7 @@ package dev.ctk.fake.internal.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ctk.fake.internal.common.QueryBoolean;
 import dev.ctk.fake.internal.common.WriteOptions;
 import dev.ctk.fake.internal.registry.ResourceType;
 import dev.ctk.fake.internal.status.ApiError;
@@ -104,7 +105,7 @@ final class ResourceHandler {
     // dependents' deletion with the deprecated orphanDependents: false, and 200 otherwise (handlers/delete.go)
     String orphan = options != null ? (options.hasNonNull("orphanDependents") ? options.get("orphanDependents")
         .asText() : null) : request.param("orphanDependents");
-    int code = !result.removed() && orphan != null && !orphan.isEmpty() && !Boolean.parseBoolean(orphan) ? 202 : 200;
+    int code = !result.removed() && orphan != null && !QueryBoolean.parse(orphan) ? 202 : 200;
     return JsonCodec.respond(code, served(r.type(), result.object()));
   }
 

@@ -56,7 +56,7 @@ public final class ObjectStore {
   private final CrdLifecycle crds;
   private final Admission admission;
   private final KubeMinor kubeMinor;
-  private final FieldTracking fields = new FieldTracking();
+  private final FieldTracking fields;
   private final ListPager pager = new ListPager();
   private static final NavigableMap<String, ObjectNode> EMPTY = java.util.Collections.emptyNavigableMap();
 
@@ -87,6 +87,7 @@ public final class ObjectStore {
    */
   public ObjectStore(ResourceRegistry registry, ObjectRules rules, int watchHistoryLimit, KubeMinor kubeMinor) {
     this.kubeMinor = kubeMinor;
+    this.fields = new FieldTracking(kubeMinor);
     this.admission = new Admission(kubeMinor);
     this.registry = registry;
     this.rules = rules;
@@ -436,10 +437,12 @@ public final class ObjectStore {
   public Watch watch(ResourceType type, WatchFilter filter, WatchStart start, WatchSink sink) {
     return locked(() -> {
       requireServed(type);
+      if (start.fromNow()) {
+        return hub.openFrom(resourceVersion, resourceVersion, filter, type, sink);
+      }
       if (start.resourceVersion() == null) {
         List<ObjectNode> current = new ArrayList<>(scope(type, filter.namespace()).values());
-        ObjectNode end = start.sendInitialEvents() ? bookmark(type, Map.of("k8s.io/initial-events-end", "true"))
-            : null;
+        ObjectNode end = start.sendInitialEvents() ? bookmark(type, initialEventsEnd(type)) : null;
         return hub.openWithInitialState(filter, type, sink, current, end);
       }
       return hub.openFrom(start.resourceVersion(), resourceVersion, filter, type, sink);
@@ -546,6 +549,28 @@ public final class ObjectStore {
   public java.util.Optional<StoredObject> find(ResourceType type, String namespace, String name) {
     return locked(() -> java.util.Optional.ofNullable(collection(type).get(key(type, namespace, name)))
         .map(object -> new StoredObject(registry.byStorageKey(type.storageKey()).orElse(type), object)));
+  }
+
+  /**
+   * The annotations of the BOOKMARK ending a watch-list's initial events: {@code k8s.io/initial-events-end}, and
+   * before 1.34 also {@code kubernetes.io/initial-events-list-blueprint}, the empty list of the kind as kube's JSON
+   * encoder writes it, base64-encoded.
+   */
+  private Map<String, String> initialEventsEnd(ResourceType type) {
+    if (!kubeMinor.initialEventsListBlueprint()) {
+      return Map.of("k8s.io/initial-events-end", "true");
+    }
+    // a built-in kind's typed list, and a custom resource's unstructured one (keys sorted, items empty), as Go's
+    // encoders write them
+    String emptyList = type.custom()
+        ? "{\"apiVersion\":\"" + type.apiVersion() + "\",\"items\":[],\"kind\":\"" + type.kind() + "List\"}\n"
+        : "{\"kind\":\"" + type.kind() + "List\",\"apiVersion\":\"" + type.apiVersion()
+            + "\",\"metadata\":{},\"items\":null}\n";
+    Map<String, String> annotations = new java.util.LinkedHashMap<>();
+    annotations.put("k8s.io/initial-events-end", "true");
+    annotations.put("kubernetes.io/initial-events-list-blueprint", java.util.Base64.getEncoder()
+        .encodeToString(emptyList.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return annotations;
   }
 
   /** A BOOKMARK object for a resource at the current resourceVersion. */

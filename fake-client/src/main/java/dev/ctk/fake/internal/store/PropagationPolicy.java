@@ -93,7 +93,7 @@ public enum PropagationPolicy {
           + "deletionPropagation cannot be both set");
     }
     if (orphan != null) {
-      return Boolean.parseBoolean(orphan) ? ORPHAN : BACKGROUND;
+      return dev.ctk.fake.internal.common.QueryBoolean.parse(orphan) ? ORPHAN : BACKGROUND;
     }
     if (policy == null) {
       return UNSET;

@@ -41,6 +41,18 @@ public record KubeMinor(int minor) {
    */
   public static final int UID_REPORTED_ONCE = 37;
 
+  /**
+   * The only emulated minor whose WatchList feature is off by default (kube turned it on in 1.32, off in 1.33, on
+   * again in 1.34): there a watch from no resourceVersion is not made a watch-list.
+   */
+  public static final int WATCH_LIST_OFF = 33;
+
+  /** The first minor whose custom resources' {@code /status} resets metadata ({@link #customStatusResetsMetadata}). */
+  public static final int CUSTOM_STATUS_RESETS_METADATA = 36;
+
+  /** The first minor whose initial-events-end BOOKMARK has no list blueprint ({@link #initialEventsListBlueprint}). */
+  public static final int WATCH_LIST_WITHOUT_BLUEPRINT = 34;
+
   private static final Pattern VERSION = Pattern.compile("v?1\\.(\\d{1,3})(?:\\.\\d+)?");
 
   /**
@@ -109,6 +121,39 @@ public record KubeMinor(int minor) {
    */
   public boolean servesPodResize() {
     return minor >= 33;
+  }
+
+  /**
+   * Whether a watch from no resourceVersion (or {@code "0"}) that names neither {@code sendInitialEvents} nor a
+   * {@code resourceVersionMatch} is served as a watch-list ({@code sendInitialEvents=true}, ending its initial events
+   * with a BOOKMARK when bookmarks are allowed): kube's WatchList feature, on by default except in 1.33.
+   *
+   * @return {@code false} for 1.33 only
+   */
+  public boolean watchListByDefault() {
+    return minor != WATCH_LIST_OFF;
+  }
+
+  /**
+   * Whether the BOOKMARK ending a watch-list's initial events also carries
+   * {@code kubernetes.io/initial-events-list-blueprint} (an empty list of the kind, base64-encoded): seen on 1.32.13,
+   * gone from 1.34 on (1.34.4 and 1.37.2 send only {@code k8s.io/initial-events-end}).
+   *
+   * @return {@code true} before {@value #WATCH_LIST_WITHOUT_BLUEPRINT}
+   */
+  public boolean initialEventsListBlueprint() {
+    return minor < WATCH_LIST_WITHOUT_BLUEPRINT;
+  }
+
+  /**
+   * Whether a write to a custom resource's {@code /status} owns none of the metadata it sends (the status strategy's
+   * reset fields are {@code metadata} and {@code spec}); before, only {@code spec} is reset, so the writer owns the
+   * labels and annotations it sends though they are not saved. Seen on 1.37.2; 1.32.13 and 1.34.4 own them.
+   *
+   * @return {@code true} from {@value #CUSTOM_STATUS_RESETS_METADATA}
+   */
+  public boolean customStatusResetsMetadata() {
+    return minor >= CUSTOM_STATUS_RESETS_METADATA;
   }
 
   /**

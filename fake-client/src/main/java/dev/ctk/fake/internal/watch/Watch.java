@@ -93,13 +93,14 @@ public final class Watch {
 
   /**
    * Whether this watch is told of a write that has begun on {@code storageKey} in {@code namespace} ({@code null}:
-   * every namespace): open, on that collection and namespace, and selected by no fault rule (its events may be held,
-   * delayed or dropped; see {@link WatchOutbox#direct}).
+   * every namespace): open, on that collection and namespace, selected by no fault rule (its events may be held,
+   * delayed or dropped; see {@link WatchOutbox#direct}), and not still silent until a resourceVersion it started from
+   * ({@link #sendOnlyAfter}).
    */
   boolean expects(String storageKey, String namespace) {
     return filter.storageKey().equals(storageKey)
         && (namespace == null || filter.namespace() == null || filter.namespace().equals(namespace))
-        && !closed.get() && outbox.direct();
+        && !closed.get() && outbox.direct() && sendsAfter < 0;
   }
 
   /** A write this watch {@link #expects} has begun: its sink may wake its thread ({@link WatchSink#expectEvent}). */
@@ -124,8 +125,11 @@ public final class Watch {
     sendsAfter = resourceVersion;
   }
 
-  /** Whether a bookmark at {@code resourceVersion} may go to this watch (it is newer than where the watch starts). */
-  boolean takesBookmarkAt(long resourceVersion) {
+  /**
+   * Whether a bookmark or synthetic event at {@code resourceVersion} may go to this watch: it is newer than the
+   * resourceVersion the watch started from (always, for a watch that did not start from one it had not reached).
+   */
+  boolean takesAt(long resourceVersion) {
     return resourceVersion > sendsAfter;
   }
 
@@ -174,6 +178,9 @@ public final class Watch {
   void offer(WatchEvent event, EventTexts texts) {
     if (!event.storageKey().equals(filter.storageKey()) || event.resourceVersion() <= sendsAfter) {
       return;
+    }
+    if (sendsAfter >= 0) {
+      sendsAfter = -1;   // past the resourceVersion it started from: every later event is newer
     }
     switch (event.type()) {
       case WatchEvent.ADDED -> {

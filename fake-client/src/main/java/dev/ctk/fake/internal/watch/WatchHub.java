@@ -101,7 +101,8 @@ public final class WatchHub {
    */
   public void emitSynthetic(String storageKey, String type, ObjectNode object) {
     for (Watch watch : watches) {
-      if (watch.filter().storageKey().equals(storageKey) && watch.filter().matches(object)) {
+      if (watch.filter().storageKey().equals(storageKey) && watch.filter().matches(object)
+          && watch.takesAt(object.path("metadata").path("resourceVersion").asLong(Long.MAX_VALUE))) {
         watch.send(type, object);
       }
     }
@@ -237,7 +238,7 @@ public final class WatchHub {
 
   /** Sends a BOOKMARK carrying only apiVersion, kind and resourceVersion to one watch. Caller holds the lock. */
   public void bookmark(Watch watch, ObjectNode bookmark) {
-    if (watch.takesBookmarkAt(bookmark.path("metadata").path("resourceVersion").asLong(Long.MAX_VALUE))) {
+    if (watch.takesAt(bookmark.path("metadata").path("resourceVersion").asLong(Long.MAX_VALUE))) {
       watch.send(WatchEvent.BOOKMARK, bookmark);
     }
   }

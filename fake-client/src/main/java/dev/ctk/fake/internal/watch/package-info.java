@@ -16,9 +16,8 @@
  * each watch on its next event. Close and expire act on open watches under the store lock.
  *
  * <p>Limits: bookmarks carry only kind, apiVersion and resourceVersion (kube serializes an empty object of the kind,
- * so built-in kinds there also show their empty {@code spec}/{@code status} and {@code creationTimestamp: null}); the
- * initial-events-end bookmark of {@code sendInitialEvents} is sent whether or not {@code allowWatchBookmarks} is set;
- * no per-watch back-pressure; one history for all kinds, so heavy writes to one kind age out history for the others
+ * so built-in kinds there also show their empty {@code spec}/{@code status}, and before 1.34
+ * {@code creationTimestamp: null}); no per-watch back-pressure; one history for all kinds, so heavy writes to one kind age out history for the others
  * (as an etcd compaction would); a CRD's window starts at its creation, not restarted when its spec changes (kube
  * restarts its watch cache then). Watch faults: delays use a real-time daemon timer (not the cluster's clock);
  * events a rule holds or delays are kept in memory without bound and do not count against the transport's write
