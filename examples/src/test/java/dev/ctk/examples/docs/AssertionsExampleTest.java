@@ -5,6 +5,7 @@ import static dev.ctk.examples.docs.DocsFixtures.network;
 import static java.time.Duration.ofSeconds;
 
 import dev.ctk.controller.Controller;
+import dev.ctk.controller.ObjectKey;
 import dev.ctk.examples.network.InMemoryNetworkBackend;
 import dev.ctk.examples.network.Network;
 import dev.ctk.examples.network.NetworkBackendException;
@@ -40,5 +41,24 @@ class AssertionsExampleTest {
     assertThat(controller.workQueue()).hasDepth(0).hasRetried(1);
     assertThat(informer).within(ofSeconds(5)).hasSynced().containsKey(blue);
     // endregion:tour
+  }
+
+  @Test
+  void a_change_to_a_network_reconciled_before_is_awaited_by_its_count(KubernetesClient client,
+      ControllerHarness harness) {
+    // GIVEN a network the controller has reconciled
+    Controller controller = harness.start(NetworkController.create(client, new InMemoryNetworkBackend()));
+    String blue = harness.namespace() + "/blue";
+    client.resource(network("blue", "10.0.0.0/16", "10.0.0.1")).create();
+    assertThat(controller).within(ofSeconds(5)).hasReconciledSuccessfully(blue);
+    // WHEN it changes, THEN wait on the count: hasReconciled(blue) would pass at once on the first reconcile
+    // region:reconciled-again
+    long before = controller.stats().reconcilesPerKey().getOrDefault(ObjectKey.parse(blue), 0L);
+    client.resources(Network.class).inNamespace(harness.namespace()).withName("blue").edit(n -> {
+      n.getSpec().setGateway("10.0.0.2");
+      return n;
+    });
+    assertThat(controller).within(ofSeconds(5)).hasReconciledAtLeast(blue, before + 1).isIdle();
+    // endregion:reconciled-again
   }
 }
