@@ -87,6 +87,26 @@ class NamespaceDeletionTest {
   }
 
   @Test
+  void emptyQueryValues_areValues_asKubeDecodesThem() {
+    start(false);
+    api.post(TEAM_CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"held\","
+        + "\"finalizers\":[\"example.com/hold\"]}}");
+
+    Reply both = api.delete(TEAM_CONFIGMAPS + "/held?orphanDependents=&propagationPolicy=Foreground");
+    Reply emptyPolicy = api.delete(TEAM_CONFIGMAPS + "/held?propagationPolicy=");
+    Reply emptyOrphan = api.delete(TEAM_CONFIGMAPS + "/held?orphanDependents=");
+
+    assertThat(both.code()).isEqualTo(422);
+    assertThat(both.json().path("message").asText()).endsWith("orphanDependents and deletionPropagation cannot be "
+        + "both set");
+    assertThat(emptyPolicy.json().path("message").asText()).isEqualTo("DeleteOptions.meta.k8s.io \"\" is invalid: "
+        + "propagationPolicy: Unsupported value: \"\": supported values: \"Foreground\", \"Background\", \"Orphan\", "
+        + "\"nil\"");
+    assertThat(emptyOrphan.json().path("metadata").path("finalizers")).as("an empty orphanDependents is true")
+        .isEqualTo(json("[\"example.com/hold\",\"orphan\"]"));
+  }
+
+  @Test
   void orphanDependentsFalse_onAnObjectThatStays_isAnswered202() {
     start(false);
     api.post(TEAM_CONFIGMAPS, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"held\","

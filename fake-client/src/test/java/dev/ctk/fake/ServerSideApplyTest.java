@@ -305,6 +305,24 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void anApplyOfAValueEqualAsANumber_changesNothing_andStampsNoTime() {
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+        + "  containers:\n  - {name: main, image: nginx:1}\n";
+    api.patch("/api/v1/namespaces/default/pods/p?fieldManager=a", APPLY, pod);
+
+    Reply same = api.patch("/api/v1/namespaces/default/pods/p?fieldManager=b", APPLY,
+        pod + "  terminationGracePeriodSeconds: 30\n");
+
+    JsonNode b = null;
+    for (JsonNode entry : same.json().path("metadata").path("managedFields")) {
+      b = entry.path("manager").asText().equals("b") ? entry : b;
+    }
+    assertThat(same.code()).isEqualTo(200);
+    assertThat(b).as("b's entry: %s", same.json().path("metadata").path("managedFields")).isNotNull();
+    assertThat(b.has("time")).as("the defaulted 30 equals the applied 30: %s", b).isFalse();
+  }
+
+  @Test
   void forceIsFalseOnlyFor0AndFalse_asKubeReadsBooleans() {
     apply("ci", deployment("nginx:1", 2, null));
     api.patch(WEB + "?fieldManager=kubectl-edit", "application/merge-patch+json", "{\"spec\":{\"replicas\":5}}");

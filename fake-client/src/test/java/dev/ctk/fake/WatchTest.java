@@ -182,6 +182,47 @@ class WatchTest {
   }
 
   @Test
+  void theLegacyWatchPath_isNoWatchList_andItsOptionsAreAList() {
+    int before = cluster.server().store().watchHub().openWatches().size();
+    try (WatchLines legacy = api.watch("/api/v1/watch/namespaces/default/configmaps?allowWatchBookmarks=true")) {
+      await("the watch is open").atMost(WAIT)
+          .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
+      cluster.create(configMap("after", Map.of()));
+      await().atMost(WAIT).until(() -> legacy.summary().size() == 2);
+
+      assertThat(legacy.summary()).as("no initial-events-end bookmark").containsExactly("ADDED existing",
+          "ADDED after");
+    }
+    RawApi.Reply refused = api.get("/api/v1/watch/namespaces/default/configmaps?sendInitialEvents=true"
+        + "&resourceVersionMatch=NotOlderThan&resourceVersion=0");
+    assertThat(refused.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "
+        + "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list");
+  }
+
+  @Test
+  void aWatchListByDefault_isCheckedAfterItsDefaults_soContinueIsRefused() {
+    RawApi.Reply refused = api.get(CONFIGMAPS + "?watch=true&continue=abc");
+
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "
+        + "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided");
+  }
+
+  @Test
+  void sendInitialEventsFalse_withNoResourceVersionAtAll_startsNow() {
+    int before = cluster.server().store().watchHub().openWatches().size();
+    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&sendInitialEvents=false"
+        + "&resourceVersionMatch=NotOlderThan")) {
+      await("the watch is open").atMost(WAIT)
+          .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
+      cluster.create(configMap("later", Map.of()));
+
+      await().atMost(WAIT).until(() -> !watch.summary().isEmpty());
+      assertThat(watch.summary()).containsExactly("ADDED later");
+    }
+  }
+
+  @Test
   void on133_sendInitialEvents_isRefused_asTheWatchListFeatureIsOff() {
     try (FakeCluster old = FakeCluster.builder().withKubernetesVersion("1.33").build()) {
       RawApi.Reply refused = new RawApi(old.url()).get(CONFIGMAPS + "?watch=true&sendInitialEvents=true"
@@ -222,7 +263,8 @@ class WatchTest {
     assertThat(noMatch.json()).isEqualTo(json("""
         {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
          "message":"ListOptions.meta.k8s.io \\"\\" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
-         "reason":"Invalid","details":{"group":"meta.k8s.io","kind":"ListOptions","causes":[{"reason":"FieldValueForbidden",
+         "reason":"Invalid","details":{"group":"meta.k8s.io","kind":"ListOptions",
+         "causes":[{"reason":"FieldValueForbidden",
          "message":"Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
          "field":"resourceVersionMatch"}]},"code":422}"""));
     assertThat(matchAlone.json().path("message").asText()).isEqualTo("ListOptions.meta.k8s.io \"\" is invalid: "

@@ -155,6 +155,22 @@ final class DeletionScenarios {
               o.check("removed at once", removed.outcome() + " " + removed.at("/kind"), "200 Status");
             }),
 
+        Scenario.named(GROUP, "empty query values of a delete are values: orphanDependents true, policy refused")
+            .body((t, o) -> {
+              t.create(t.core("configmaps"), withFinalizers(configMap("held"), "\"example.com/hold\""));
+              Response both = t.api().delete(t.core("configmaps/held?orphanDependents=&propagationPolicy=Foreground"));
+              o.check("both set", both.outcome() + " " + both.message(), "422 Invalid DeleteOptions.meta.k8s.io \"\" "
+                  + "is invalid: propagationPolicy: Invalid value: \"Foreground\": orphanDependents and "
+                  + "deletionPropagation cannot be both set");
+              Response emptyPolicy = t.api().delete(t.core("configmaps/held?propagationPolicy="));
+              o.check("empty policy", emptyPolicy.outcome() + " " + emptyPolicy.message(), "422 Invalid "
+                  + "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"\": "
+                  + "supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
+              Response emptyOrphan = t.api().delete(t.core("configmaps/held?orphanDependents="));
+              o.check("empty orphanDependents", emptyOrphan.outcome() + " " + emptyOrphan.body().at("/metadata/finalizers"),
+                  "200 [\"example.com/hold\",\"orphan\"]");
+            }),
+
         Scenario.named(GROUP, "kube-public may not be deleted")
             .body((t, o) -> {
               Response refused = t.api().delete("/api/v1/namespaces/kube-public");

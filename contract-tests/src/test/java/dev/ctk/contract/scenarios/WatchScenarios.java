@@ -111,6 +111,30 @@ final class WatchScenarios {
               + "forbidden for list");
         }),
 
+        Scenario.named(GROUP, "the legacy /watch/ path is no watch-list: its options are a list's").body((t, o) -> {
+          t.create(t.core("configmaps"), configMap("a"));
+          settle(t);
+          String legacy = "/api/v1/watch/namespaces/" + t.namespace() + "/configmaps";
+          // not RawApi.watch, which adds watch=true: with it, the path's ListOptions are a watch's again
+          Response stream = t.api().get(legacy + "?allowWatchBookmarks=true&timeoutSeconds=" + SECONDS);
+          List<String> types = new ArrayList<>();
+          for (String line : stream.text().split("\n")) {
+            if (!line.isBlank()) {
+              types.add(line.replaceAll("^\\{\"type\":\"([A-Z]+)\".*$", "$1"));
+            }
+          }
+          o.check("event types (no initial-events-end bookmark)", types, List.of("ADDED"));
+          Response refused = t.api().get(legacy + "?sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+              + "&resourceVersion=0");
+          o.check("sendInitialEvents there", refused.outcome() + " " + refused.message(), "422 Invalid "
+              + "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is "
+              + "forbidden for list");
+          Response continued = t.api().get(t.core("configmaps?watch=true&continue=abc"));
+          o.check("a defaulted watch-list with continue", continued.outcome() + " " + continued.message(),
+              "422 Invalid ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: "
+                  + "resourceVersionMatch is forbidden when continue is provided");
+        }),
+
         Scenario.named(GROUP, "sendInitialEvents=false from resourceVersion 0 sends no initial state").body((t, o) -> {
           t.create(t.core("configmaps"), configMap("a"));
           settle(t);

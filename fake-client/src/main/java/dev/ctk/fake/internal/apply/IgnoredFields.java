@@ -8,8 +8,9 @@ import java.util.List;
  * Fields a write through one endpoint cannot change, and so never owns (kube's reset fields): {@code status} on the
  * main resource of a kind with a status subresource; everything but {@code status} on a built-in kind's
  * {@code /status}; only {@code spec} on a custom resource's {@code /status} before 1.36 (its status strategy resets
- * {@code spec} alone: the metadata such a write sends is not saved, yet its writer owns it, as in kube), {@code spec}
- * and {@code metadata} from 1.36 on.
+ * {@code spec} alone: the metadata an apply there sends is not saved, yet its applier owns it, as in kube),
+ * {@code spec} and {@code metadata} from 1.36 on. An update of a custom resource's {@code /status} loses its metadata
+ * before its fields are compared, so its writer owns none (kube's updater owns what it sent before 1.36).
  */
 enum IgnoredFields {
 

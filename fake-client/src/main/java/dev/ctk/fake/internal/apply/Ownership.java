@@ -120,7 +120,7 @@ final class Ownership {
       FieldSet stripped = mine.fields().difference(SERVER_SET);
       // kube stamps the applier's time only when the apply changed the object; otherwise its entry keeps the time
       // it had, or has none (a second applier of the same values)
-      String time = pruned.equals(live) ? (last == null ? null : last.time()) : now;
+      String time = JsonValues.equal(pruned, live) ? (last == null ? null : last.time()) : now;
       if (stripped.isEmpty()) {
         working.entries().remove(applier);
       } else {

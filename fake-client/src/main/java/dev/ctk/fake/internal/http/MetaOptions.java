@@ -14,8 +14,9 @@ import java.util.List;
 /**
  * The {@code meta.k8s.io} options of a request, validated as kube-apiserver validates them before it reads the body
  * or looks up the namespace: {@code dryRun} of {@code CreateOptions}, {@code UpdateOptions}, {@code PatchOptions}
- * and {@code DeleteOptions} (every value must be {@code All}), and {@code resourceVersionMatch} of
- * {@code ListOptions}. A bad value answers kube's 422, e.g.
+ * and {@code DeleteOptions} (every value must be {@code All}), and {@code resourceVersionMatch} and
+ * {@code sendInitialEvents} of {@code ListOptions} (a list's rules, or a watch's after kube's watch-list defaulting).
+ * A bad value answers kube's 422, e.g.
  * {@code CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Bogus"}: supported values:
  * "All"} with details {@code {group: meta.k8s.io, kind: CreateOptions, causes: [...]}} (values printed in Go syntax,
  * as kube 1.32 prints them; kube 1.34 prints them as JSON).
@@ -109,11 +110,11 @@ final class MetaOptions {
    * {@code sendInitialEvents}, is {@code NotOlderThan}, and has no {@code continue}.
    *
    * @param minor the minor emulated
+   * @param sendInitialEvents whether {@code sendInitialEvents} is set, after kube's defaulting
+   * @param match the {@code resourceVersionMatch}, after kube's defaulting, or {@code null}
    * @throws ApiError 422 {@code ListOptions.meta.k8s.io "" is invalid} with one cause per rule broken
    */
-  static void watch(ApiRequest request, KubeMinor minor) {
-    String match = request.param("resourceVersionMatch");
-    boolean sendInitialEvents = request.param("sendInitialEvents") != null;
+  static void watch(ApiRequest request, KubeMinor minor, boolean sendInitialEvents, String match) {
     List<String[]> errors = new ArrayList<>();
     if (sendInitialEvents && !"NotOlderThan".equals(match)) {
       errors.add(forbidden("sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));

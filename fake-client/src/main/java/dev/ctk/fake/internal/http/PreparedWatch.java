@@ -29,7 +29,10 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
    */
   static final long MAX_TIMEOUT_SECONDS = 365L * 24 * 60 * 60;
 
-  /** Whether a request is a watch: {@code watch=true|1} or the legacy {@code /watch/} path prefix. */
+  /**
+   * Whether a request is a watch: a {@code watch} parameter kube reads as true ({@code QueryBoolean}) or the legacy
+   * {@code /watch/} path prefix.
+   */
   static boolean isWatch(ApiRequest request) {
     if (!request.method().equals("GET")) {
       return false;
@@ -57,15 +60,23 @@ record PreparedWatch(ResourceType type, WatchFilter filter, WatchStart start, Lo
     FieldSelector fields = Selectors.fields(request, type, path.name());
     String namespace = type.namespaced() ? path.namespace() : null;
     WatchFilter filter = new WatchFilter(type.storageKey(), namespace, labels, fields);
-    MetaOptions.watch(request, minor);
     String sendInitialEvents = request.param("sendInitialEvents");
     String rv = request.param("resourceVersion");
     String match = request.param("resourceVersionMatch");
-    // kube's SetListOptionsDefaults with the WatchList feature on (1.32, 1.34 and later): a watch from no
-    // resourceVersion or "0" that names neither sendInitialEvents nor a match is a watch-list
-    boolean watchList = minor.watchListByDefault() && sendInitialEvents == null && (match == null || match.isEmpty())
-        && (rv == null || rv.isEmpty() || rv.equals("0"));
-    boolean initialEvents = watchList || QueryBoolean.parse(sendInitialEvents);
+    boolean initialEvents;
+    if (!request.watchParam()) {
+      // the legacy /watch/ path: kube forces a watch but its ListOptions say watch=false, so they are neither
+      // defaulted to a watch-list nor checked as a watch's (a list's rules apply)
+      MetaOptions.list(request);
+      initialEvents = false;
+    } else {
+      // kube's SetListOptionsDefaults with the WatchList feature on (1.32, 1.34 and later), before the checks: a
+      // watch from no resourceVersion or "0" that names neither sendInitialEvents nor a match is a watch-list
+      boolean watchList = minor.watchListByDefault() && sendInitialEvents == null
+          && (match == null || match.isEmpty()) && (rv == null || rv.isEmpty() || rv.equals("0"));
+      MetaOptions.watch(request, minor, watchList || sendInitialEvents != null, watchList ? "NotOlderThan" : match);
+      initialEvents = watchList || QueryBoolean.parse(sendInitialEvents);
+    }
     Long from = null;
     if (!initialEvents && rv != null && !rv.isEmpty() && !rv.equals("0")) {
       try {

@@ -85,8 +85,10 @@ public enum PropagationPolicy {
       policy = deleteOptions.hasNonNull("propagationPolicy") ? deleteOptions.get("propagationPolicy").asText() : null;
       orphan = deleteOptions.hasNonNull("orphanDependents") ? deleteOptions.get("orphanDependents").asText() : null;
     } else {
-      policy = emptyToNull(queryPolicy);
-      orphan = emptyToNull(queryOrphan);
+      // as kube decodes query parameters: an empty value is a value ("" for the policy, refused below; true for
+      // orphanDependents)
+      policy = queryPolicy;
+      orphan = queryOrphan;
     }
     if (policy != null && orphan != null) {
       throw invalid("FieldValueInvalid", "Invalid value: \"" + policy + "\": orphanDependents and "
@@ -160,9 +162,5 @@ public enum PropagationPolicy {
       return ORPHAN;
     }
     return finalizers.contains(FOREGROUND_FINALIZER) ? FOREGROUND : BACKGROUND;
-  }
-
-  private static String emptyToNull(String value) {
-    return value == null || value.isEmpty() ? null : value;
   }
 }

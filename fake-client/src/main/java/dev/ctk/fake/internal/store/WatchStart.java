@@ -7,9 +7,9 @@ package dev.ctk.fake.internal.store;
  *     events for every current object (a watch without resourceVersion, or with {@code "0"})
  * @param sendInitialEvents end the initial ADDED events with a BOOKMARK annotated
  *     {@code k8s.io/initial-events-end: "true"} (the watch-list protocol)
- * @param fromNow start at the store's current resourceVersion, without initial events ({@code sendInitialEvents=false}
- *     with no resourceVersion or {@code "0"}, as kube's watch cache starts such a watch); {@code resourceVersion} is then
- *     {@code null}
+ * @param fromNow start at the store's current resourceVersion, without initial events
+ *     ({@code sendInitialEvents=false} with no resourceVersion or {@code "0"}, as kube's watch cache starts such a
+ *     watch); {@code resourceVersion} is then {@code null}
  */
 public record WatchStart(Long resourceVersion, boolean sendInitialEvents, boolean fromNow) {
 

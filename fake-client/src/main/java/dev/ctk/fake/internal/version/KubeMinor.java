@@ -146,8 +146,8 @@ public record KubeMinor(int minor) {
   }
 
   /**
-   * Whether a write to a custom resource's {@code /status} owns none of the metadata it sends (the status strategy's
-   * reset fields are {@code metadata} and {@code spec}); before, only {@code spec} is reset, so the writer owns the
+   * Whether an apply to a custom resource's {@code /status} owns none of the metadata it sends (the status strategy's
+   * reset fields are {@code metadata} and {@code spec}); before, only {@code spec} is reset, so the applier owns the
    * labels and annotations it sends though they are not saved. Seen on 1.37.2; 1.32.13 and 1.34.4 own them.
    *
    * @return {@code true} from {@value #CUSTOM_STATUS_RESETS_METADATA}

@@ -110,6 +110,7 @@ class WatchHubTest {
     Watch watch = hub.openFrom(7, 5, filter(), "v1", sink);
     hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm6", 6), null, 6));
     hub.bookmark(watch, bookmark(6));
+    hub.emitSynthetic(KEY, WatchEvent.MODIFIED, object("cm6", 6));
     hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm7", 7), null, 7));
     hub.publish(new WatchEvent(KEY, WatchEvent.ADDED, object("cm8", 8), null, 8));
     hub.bookmark(watch, bookmark(8));
