@@ -80,7 +80,10 @@ class WatchEdgeCasesTest {
   void fromFutureResourceVersion_staysOpenAndSilent_thenSendsOnlyTheChangesAfterIt() {
     long current = Long.parseLong(cluster.resourceVersion());
     long future = current + 2;
+    int open = cluster.server().store().watchHub().openWatches().size();
     try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + future)) {
+      await("the watch is open before the writes").atMost(WAIT)
+          .until(() -> cluster.server().store().watchHub().openWatches().size() == open + 1);
       cluster.create(configMap("before", Map.of()));
       cluster.create(configMap("at", Map.of()));
       cluster.create(configMap("after", Map.of()));
