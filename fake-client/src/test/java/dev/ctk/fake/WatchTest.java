@@ -183,10 +183,7 @@ class WatchTest {
 
   @Test
   void theLegacyWatchPath_isNoWatchList_andItsOptionsAreAList() {
-    int before = cluster.server().store().watchHub().openWatches().size();
-    try (WatchLines legacy = api.watch("/api/v1/watch/namespaces/default/configmaps?allowWatchBookmarks=true")) {
-      await("the watch is open").atMost(WAIT)
-          .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
+    try (WatchLines legacy = openWatch("/api/v1/watch/namespaces/default/configmaps?allowWatchBookmarks=true")) {
       cluster.create(configMap("after", Map.of()));
       await().atMost(WAIT).until(() -> legacy.summary().size() == 2);
 
@@ -210,16 +207,26 @@ class WatchTest {
 
   @Test
   void sendInitialEventsFalse_withNoResourceVersionAtAll_startsNow() {
-    int before = cluster.server().store().watchHub().openWatches().size();
-    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&sendInitialEvents=false"
-        + "&resourceVersionMatch=NotOlderThan")) {
-      await("the watch is open").atMost(WAIT)
-          .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
+    assertStartsNow(CONFIGMAPS + "?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan");
+  }
+
+  /** Opens the watch, writes one ConfigMap, and checks that the watch saw that write and nothing before it. */
+  private void assertStartsNow(String path) {
+    try (WatchLines watch = openWatch(path)) {
       cluster.create(configMap("later", Map.of()));
 
       await().atMost(WAIT).until(() -> !watch.summary().isEmpty());
       assertThat(watch.summary()).containsExactly("ADDED later");
     }
+  }
+
+  /** Opens a watch and waits until the fake has registered it, so that a write made next reaches it. */
+  private WatchLines openWatch(String path) {
+    int before = cluster.server().store().watchHub().openWatches().size();
+    WatchLines watch = api.watch(path);
+    await("the watch is open").atMost(WAIT)
+        .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
+    return watch;
   }
 
   @Test
@@ -238,16 +245,8 @@ class WatchTest {
   @Test
   void sendInitialEventsFalse_withoutResourceVersion_startsNow_withoutTheInitialState() {
     cluster.create(configMap("present", Map.of()));
-    int before = cluster.server().store().watchHub().openWatches().size();
-    try (WatchLines watch = api.watch(CONFIGMAPS + "?watch=true&sendInitialEvents=false"
-        + "&resourceVersionMatch=NotOlderThan&resourceVersion=0")) {
-      await("the watch is open").atMost(WAIT)
-          .until(() -> cluster.server().store().watchHub().openWatches().size() == before + 1);
-      cluster.create(configMap("later", Map.of()));
-
-      await().atMost(WAIT).until(() -> !watch.summary().isEmpty());
-      assertThat(watch.summary()).containsExactly("ADDED later");
-    }
+    assertStartsNow(CONFIGMAPS + "?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan"
+        + "&resourceVersion=0");
   }
 
   @Test
