@@ -122,14 +122,16 @@ public class WriteToInformerBenchmark {
   }
 
   /**
-   * One create, awaited until the informer saw it.
+   * One create, awaited until the informer saw it. The warm-up is 60 s: after 15 s (3 x 5 s) ctk's fake was not yet
+   * compiled, and its mean per iteration still fell by half in the measured iterations (BENCHMARKS.md, "Write →
+   * informer on an AMD EPYC machine"); from about 30 s on it no longer trends.
    *
    * @param state the server
    * @return the created ConfigMap
    */
   @Benchmark
   @BenchmarkMode(Mode.SampleTime)
-  @Warmup(iterations = 3, time = 5)
+  @Warmup(iterations = 6, time = 10)
   @Measurement(iterations = 5, time = 10)
   public ConfigMap createSeenByInformer(Cycling state) {
     return state.cluster.createAndAwait(++state.created);
