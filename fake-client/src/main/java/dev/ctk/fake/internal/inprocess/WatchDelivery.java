@@ -28,6 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@link #execute} refuses ({@link RejectedExecutionException}) once the cluster is closed; callers decide what a
  * refused task means (a delayed request is dropped, a watch delivers its close on the caller's thread).
+ *
+ * <p>Drains that wait for an expected event ({@link WatchQueue#expectEvent}) are off unless the JVM runs with
+ * {@code -D}{@value #WAIT_AHEAD_PROPERTY}{@code =true}: on a quiet Intel Xeon VM they took 9% to 15% off the p50 of a
+ * create seen by an informer, on a quiet AMD EPYC VM they added 20% to 40% to it and doubled its p99.9, and with the
+ * other core busy they cost a few µs everywhere (BENCHMARKS.md).
  */
 final class WatchDelivery implements Executor, AutoCloseable {
 
@@ -41,8 +46,12 @@ final class WatchDelivery implements Executor, AutoCloseable {
    */
   static final long WAIT_NANOS = 100_000;
 
-  /** How many drains may wait for an expected event in this JVM: one core fewer than the machine has. */
-  private static final int WAITERS_IN_THIS_JVM = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+  /** The system property that lets drains wait for an expected event ({@code true}); they do not by default. */
+  static final String WAIT_AHEAD_PROPERTY = "ctk.fake.waitAheadOfEvents";
+
+  /** How many drains may wait for an expected event in this JVM (see {@link #waitersInThisJvm}). */
+  private static final int WAITERS_IN_THIS_JVM =
+      waitersInThisJvm(Boolean.getBoolean(WAIT_AHEAD_PROPERTY), Runtime.getRuntime().availableProcessors());
 
   /** The places of drains waiting for an expected event, across every cluster of the JVM: the cores are shared. */
   private static final Semaphore WAITING_IN_THIS_JVM = new Semaphore(WAITERS_IN_THIS_JVM);
@@ -79,6 +88,18 @@ final class WatchDelivery implements Executor, AutoCloseable {
     this.waitersAtOnce = waitersAtOnce;
     this.waitNanos = waitNanos;
     this.waiting = waiting;
+  }
+
+  /**
+   * How many drains may wait for an expected event at once in a JVM.
+   *
+   * @param waitAhead whether {@value #WAIT_AHEAD_PROPERTY} is {@code true}
+   * @param cores the machine's cores
+   * @return none unless {@code waitAhead}; then one core fewer than the machine has, so that a writer keeps one (none
+   *     on a single core)
+   */
+  static int waitersInThisJvm(boolean waitAhead, int cores) {
+    return waitAhead ? Math.max(0, cores - 1) : 0;
   }
 
   private static ExecutorService threadsOf(String clusterName) {

@@ -16,10 +16,12 @@
  *       {@code request()} (the first without one) and every queued line per streaming {@code consume()}. A watch
  *       with more than 8 MiB of events waiting for a client that does not ask for them is closed, as over HTTP;
  *       the client re-watches from its last resourceVersion.
- *   <li>A write that may change a collection (not a dryRun) wakes, before its own work, a delivery thread for each
- *       watch of that collection and namespace whose client waits for an event, when those watches are no more than the
- *       machine's cores less one (none on one core; with more, the last informer to see the write waits for a wake-up
- *       anyway), and no more than that many threads wait at once in the JVM. Such a thread waits for the event without
+ *   <li>Only in a JVM run with {@code -Dctk.fake.waitAheadOfEvents=true} (off by default: it made write to informer
+ *       faster on one 2-core VM and slower on another; BENCHMARKS.md): a write that may change a collection (not a
+ *       dryRun) wakes, before its own work, a delivery thread for each watch of that collection and namespace whose
+ *       client waits for an event, when those watches are no more than the machine's cores less one (none on one
+ *       core; with more, the last informer to see the write waits for a wake-up anyway), and no more than that many
+ *       threads wait at once in the JVM. Such a thread waits for the event without
  *       parking, at most 100 µs, so that its wake-up overlaps the write instead of following it. A write that ends
  *       without an event for that watch (refused, a no-op, not selected by the watch's label or field selector) costs
  *       the thread's whole wait on one core. HTTP watches ignore the news; an HTTP write only pays one more pass over

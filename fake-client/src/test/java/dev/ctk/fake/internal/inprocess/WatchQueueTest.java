@@ -351,10 +351,13 @@ class WatchQueueTest {
 
   @Test
   void aWriteToldToMoreWatchesThanMayWait_startsNoDrainAhead() {
-    Recording queue = startedOn(waiting);
+    expectNoDrainAhead(startedOn(waiting), 2, "two watches, one place: neither waits");
+  }
 
-    queue.expectEvent(2);
-    assertThat(held.pending).as("two watches, one place: neither waits").isEmpty();
+  /** Tells {@code queue} of a write to {@code watchesTold} watches: no drain may start before the event. */
+  private void expectNoDrainAhead(Recording queue, int watchesTold, String why) {
+    queue.expectEvent(watchesTold);
+    assertThat(held.pending).as(why).isEmpty();
     queue.send("e1");
     held.runAll();
 
@@ -362,11 +365,27 @@ class WatchQueueTest {
   }
 
   @Test
-  void theClustersOfOneJvm_shareThePlacesOfWaitingDrains_oneCoreFewerThanTheMachineHas() {
+  void theClustersOfOneJvm_shareThePlacesOfWaitingDrains_noneUnlessTheJvmOptsIn() {
+    assertThat(System.getProperty(WatchDelivery.WAIT_AHEAD_PROPERTY)).as("this test JVM does not opt in").isNull();
     try (WatchDelivery first = new WatchDelivery("first"); WatchDelivery second = new WatchDelivery("second")) {
       assertThat(first.sharesWaitingDrainsWith(second)).isTrue();
-      assertThat(first.waitersAtOnce()).isEqualTo(Runtime.getRuntime().availableProcessors() - 1);
+      assertThat(first.waitersAtOnce()).isZero();
       assertThat(first.sharesWaitingDrainsWith(waiting)).as("a test's own count").isFalse();
     }
+  }
+
+  @Test
+  void aJvmThatOptsIn_letsOneCoreFewerThanTheMachineHasWait_noneOnOneCore() {
+    assertThat(WatchDelivery.waitersInThisJvm(true, 2)).isEqualTo(1);
+    assertThat(WatchDelivery.waitersInThisJvm(true, 8)).isEqualTo(7);
+    assertThat(WatchDelivery.waitersInThisJvm(true, 1)).isZero();
+    assertThat(WatchDelivery.waitersInThisJvm(false, 8)).isZero();
+  }
+
+  @Test
+  void withoutOptingIn_aWriteStartsNoDrainBeforeItsEvent_evenOnTwoCores() {
+    WatchDelivery defaults = new WatchDelivery(held, WatchDelivery.waitersInThisJvm(false, 2),
+        TimeUnit.SECONDS.toNanos(20));
+    expectNoDrainAhead(startedOn(defaults), 1, "no place to wait in: no drain before the event");
   }
 }
