@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Drains that wait for an expected event ({@link WatchQueue#expectEvent}) are off unless the JVM runs with
  * {@code -D}{@value #WAIT_AHEAD_PROPERTY}{@code =true}: on a quiet Intel Xeon VM they took 9% to 15% off the p50 of a
- * create seen by an informer, on a quiet AMD EPYC VM they added 20% to 40% to it and doubled its p99.9, and with the
- * other core busy they cost a few µs everywhere (BENCHMARKS.md).
+ * create seen by an informer; on a quiet AMD EPYC VM they made it slower in 7 of 8 pairs (by 26% in the median
+ * pair) and its p99.9 slower in all 8 (median 1.40 against 0.61 ms); with the other core busy they cost a few µs
+ * (BENCHMARKS.md).
  */
 final class WatchDelivery implements Executor, AutoCloseable {
 

@@ -22,7 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>A write that may send an event ({@link #expectEvent}) starts a drain before the event exists, when the client
  * waits for one and the JVM's limit of such drains allows (none unless the JVM opts in, see {@link WatchDelivery}):
  * that drain waits for the event on its thread, so the thread's wake-up overlaps the write's own work (on one 2-core
- * VM about 0.02 ms less per create seen by an informer; on another, more).
+ * VM about 0.02 ms less per create seen by an informer; on another, about 0.02 ms more).
  *
  * <p>Delivery follows the client's demand: each unit of demand hands over one batch ({@link #batchLimit()} events
  * at most). The close is handed over after the last queued event, without demand. When more than
